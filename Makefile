@@ -1,0 +1,40 @@
+# cardtable: the two commands a newcomer needs are `make run` and `make test`.
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+export UV_PYTHON_DOWNLOADS := never
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+
+.PHONY: run test lint typecheck pytest bench clean setup
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	@$(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
+	$(BIN)/uv pip install --python $(BIN)/python -q -e '.[dev,bench]'
+	@rm -f $(VENV)/.installed-* && touch $@
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/cardtable serve --host 127.0.0.1 --port 8000 --data ./data
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+# pytest exits 5 when it collected no test: say so plainly instead of failing silently.
+pytest: $(STAMP)
+	@$(BIN)/pytest -n 2; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; exit $$rc
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.classify
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
