@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: run test lint typecheck pytest bench clean setup
+.PHONY: run test lint typecheck pytest bench clean setup system-packages
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -15,6 +15,9 @@ $(STAMP): pyproject.toml
 	@rm -f $(VENV)/.installed-* && touch $@
 
 setup: $(STAMP)
+
+system-packages:
+	@bash scripts/ensure-system-packages.sh
 
 run: $(STAMP)
 	$(BIN)/cardtable serve --host 127.0.0.1 --port 8000 --data ./data
@@ -27,7 +30,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # pytest exits 5 when it collected no test: say so plainly instead of failing silently.
-pytest: $(STAMP)
+pytest: $(STAMP) system-packages
 	@$(BIN)/pytest -n 2; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; exit $$rc
 

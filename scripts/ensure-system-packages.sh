@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite needs when they are missing: Chromium (browser
+# tests, driven by Playwright; never `playwright install`), Japanese fonts for screenshots, and
+# PostgreSQL (the store tests start their own server on a loopback port).
+set -euo pipefail
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+fc-list 2>/dev/null | grep -qi 'noto sans cjk' || need+=(fonts-noto-cjk)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "installing Debian packages: ${need[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" fontconfig >/dev/null
