@@ -1,0 +1,174 @@
+"""Starting positions: `deal` (a seeded fresh round), `setup` (an explicit position) and
+`from_view` (a player's view plus a guess of the hidden cards, for computer players).
+
+`check_position` is the one validator for positions, shared with loading saved states.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardtable.cards import Card, shuffled_deck
+
+from ._tables import BY_TEXT, CORNERS, KING, KING_CORNER_ORDER, PILE_INDEX, PILE_NAMES, TEXT
+from .engine import begin_turn, build_reason
+from .rules import Rules
+from .state import BLOCKED, RUNNING, WENT_OUT, Hand, Piles, State, StateError
+
+HAND_SIZE = 7
+
+
+def deal(players: int, rules: Rules, seed: int, *, first: int | None = None) -> State:
+    """A fresh round: 7 cards each, four centre cards N E S W, the rest as stock (KC-1).
+
+    The first player is drawn from ``seed`` unless ``first`` is given (a match rotates it).
+    Under draw-first the first player's draw is already done (KC-13); under dealt Kings to
+    corners (KC-16) each centre King goes to the first empty corner (NW, NE, SE, SW) and its
+    slot is refilled from the stock.
+    """
+    _check_players(players)
+    if not isinstance(rules, Rules):
+        raise StateError(f"rules must be a Rules value, got {rules!r}")
+    rng = random.Random(seed)
+    deck = [c.index for c in shuffled_deck(rng)]
+    if first is None:
+        first = rng.randrange(players)
+    elif not 0 <= first < players:
+        raise StateError(f"first seat must be 0-{players - 1}, got {first}")
+    hands = tuple(tuple(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(players))
+    pos = players * HAND_SIZE
+    centre = deck[pos : pos + 4]
+    stock = deck[pos + 4 :]
+    piles: list[Hand] = [()] * 8
+    for i in range(4):
+        while rules.dealt_kings == "corner" and KING[centre[i]]:
+            corner = next(j for j in KING_CORNER_ORDER if not piles[j])
+            piles[corner] = (centre[i],)
+            centre[i] = stock.pop(0)
+        piles[i] = (centre[i],)
+    return begin_turn(rules, players, first, 1, hands, tuple(piles), tuple(stock), None)
+
+
+def setup(
+    rules: Rules,
+    *,
+    piles: Mapping[str, Sequence[str | Card]],
+    hands: Sequence[Sequence[str | Card]],
+    stock: Sequence[str | Card],
+    to_play: int = 0,
+) -> State:
+    """An explicit position at the start of ``to_play``'s turn (turn 1).
+
+    ``piles`` maps pile names to cards head first (missing names are empty); under
+    draw-first the first card of ``stock`` goes into ``to_play``'s hand at once. Cards the
+    position does not mention are out of play. Raises `StateError` for an impossible
+    position. A position with an empty hand is already over; one that is blocked with an
+    empty stock is over as well (KC-20 is checked at the start of every turn).
+    """
+    players = len(hands)
+    _check_players(players)
+    hs = tuple(tuple(_codes(h, f"hand {i}")) for i, h in enumerate(hands))
+    ps = piles_from_names(piles)
+    st = tuple(_codes(stock, "stock"))
+    check_position(hs, ps, st)
+    if not isinstance(to_play, int) or not 0 <= to_play < players:
+        raise StateError(f"to_play must be a seat 0-{players - 1}, got {to_play!r}")
+    if any(not h for h in hs):
+        return State(rules, players, to_play, 1, hs, ps, st, (), WENT_OUT, None)
+    return begin_turn(rules, players, to_play, 1, hs, ps, st, None)
+
+
+def from_view(
+    view: Mapping[str, Any],
+    others: Mapping[int, Sequence[str | Card]],
+    stock: Sequence[str | Card],
+) -> State:
+    """A full state consistent with ``view`` (see `view`): the viewer's hand and the piles
+    from the view, each other seat's hand from ``others`` and the stock from ``stock``
+    (sizes must match the view). For computer players that sample the hidden cards. The
+    result has no undo history; the draw of the current turn is already in the hands.
+    """
+    try:
+        rules = Rules.from_dict(view["rules"])
+        players = int(view["players"])
+        seat = int(view["seat"])
+        sizes = [int(n) for n in view["hand_sizes"]]
+        hand_lists: list[Sequence[str | Card]] = []
+        for i in range(players):
+            hand_lists.append(view["hand"] if i == seat else others[i])
+        piles = piles_from_names(view["piles"])
+        to_play, turn = int(view["to_play"]), int(view["turn"])
+        stock_count = int(view["stock_count"])
+    except (KeyError, TypeError, ValueError) as e:
+        if isinstance(e, StateError):
+            raise
+        raise StateError(f"not a Kings Corner view or a hand is missing: {e!r}") from None
+    hands = tuple(tuple(_codes(h, f"hand {i}")) for i, h in enumerate(hand_lists))
+    st = tuple(_codes(stock, "stock"))
+    for i, h in enumerate(hands):
+        if len(h) != sizes[i]:
+            raise StateError(f"hand {i} has {len(h)} cards, the view says {sizes[i]}")
+    if len(st) != stock_count:
+        raise StateError(f"stock has {len(st)} cards, the view says {stock_count}")
+    check_position(hands, piles, st)
+    outcome = RUNNING
+    if view.get("is_over"):
+        outcome = WENT_OUT if any(not h for h in hands) else BLOCKED
+    drawn = None
+    if view.get("last_draw") is not None:
+        drawn = (seat, _codes([view["last_draw"]], "last_draw")[0])
+    return State(rules, players, to_play, turn, hands, piles, st, (), outcome, drawn)
+
+
+def piles_from_names(piles: Mapping[str, Sequence[str | Card]]) -> Piles:
+    if not isinstance(piles, Mapping):
+        raise StateError(f"piles must map pile names to cards, got {type(piles).__name__}")
+    out: list[Hand] = [()] * 8
+    for name, cards in piles.items():
+        if name not in PILE_INDEX:
+            raise StateError(f"unknown pile {name!r} (piles are {' '.join(PILE_NAMES)})")
+        out[PILE_INDEX[name]] = tuple(_codes(cards, f"pile {name}"))
+    return tuple(out)
+
+
+def check_position(hands: tuple[Hand, ...], piles: Piles, stock: Hand) -> None:
+    """Raise `StateError` unless every card is unique and every pile is well built."""
+    seen: set[int] = set()
+    for c in (*stock, *(c for h in hands for c in h), *(c for p in piles for c in p)):
+        if c in seen:
+            raise StateError(f"{TEXT[c]} appears twice")
+        seen.add(c)
+    for i, pile in enumerate(piles):
+        name = PILE_NAMES[i]
+        if i in CORNERS and pile and not KING[pile[0]]:
+            raise StateError(f"corner {name} must start with a King, not {TEXT[pile[0]]}")
+        for lower, upper in zip(pile[1:], pile, strict=False):
+            reason = build_reason(lower, upper)
+            if reason:
+                raise StateError(f"pile {name} does not build down: {reason}")
+
+
+def _check_players(players: int) -> None:
+    if not isinstance(players, int) or not 2 <= players <= 4:
+        raise StateError(f"Kings Corner needs 2-4 players, got {players!r}")
+
+
+def _codes(cards: Any, where: str) -> list[int]:
+    if isinstance(cards, str | bytes) or not isinstance(cards, Sequence | tuple | list):
+        raise StateError(f"{where} must be a list of cards, got {cards!r}")
+    out = []
+    for c in cards:
+        if isinstance(c, Card):
+            out.append(c.index)
+        elif isinstance(c, str) and c.strip().upper() in BY_TEXT:
+            out.append(BY_TEXT[c.strip().upper()])
+        elif isinstance(c, str) and c.strip().upper().startswith("10"):
+            try:
+                out.append(Card.parse(c).index)
+            except ValueError:
+                raise StateError(f"unknown card {c!r} in {where}") from None
+        else:
+            raise StateError(f"unknown card {c!r} in {where}")
+    return out

@@ -1,0 +1,178 @@
+"""`Match`: 1, 3 or 5 rounds with the first seat rotating and penalties adding up (KC-21,
+KC-22). Immutable: `play`, `undo` and `next_round` return new matches.
+
+Round k (0-based) is dealt from a seed derived from the match seed, and its first seat is
+``(first + k) % players`` where ``first`` is drawn from the match seed (KC-2).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import engine
+from .deal import deal
+from .moves import Move
+from .rules import Rules, RulesError
+from .state import State, StateError
+from .view import view as state_view
+
+FORMAT = "kings-corner-match/1"
+ROUNDS = (1, 3, 5)
+
+
+class MatchError(ValueError):
+    """A bad match setting, a saved match that does not load, or a step out of order."""
+
+
+class Match:
+    """A match in progress. ``state`` is the current round; ``results`` holds the penalties
+    of every finished round (the current one included once it is over)."""
+
+    __slots__ = ("_past", "_players", "_rounds", "_rules", "_seed", "_state")
+
+    def __init__(self, players: int, rules: Rules, rounds: int, seed: int) -> None:
+        if rounds not in ROUNDS:
+            raise MatchError(f"a match has 1, 3 or 5 rounds, got {rounds!r}")
+        if not isinstance(players, int) or not 2 <= players <= 4:
+            raise MatchError(f"Kings Corner needs 2-4 players, got {players!r}")
+        if not isinstance(seed, int):
+            raise MatchError(f"seed must be an integer, got {seed!r}")
+        self._players = players
+        self._rules = rules
+        self._rounds = rounds
+        self._seed = seed
+        self._past: tuple[tuple[int, ...], ...] = ()
+        self._state = self._deal(0)
+
+    def _deal(self, k: int) -> State:
+        rng = random.Random(self._seed)
+        first = rng.randrange(self._players)
+        seeds = [rng.getrandbits(63) for _ in range(self._rounds)]
+        return deal(self._players, self._rules, seeds[k], first=(first + k) % self._players)
+
+    def _with(self, past: tuple[tuple[int, ...], ...], state: State) -> Match:
+        m = object.__new__(Match)
+        m._players, m._rules, m._rounds, m._seed = (
+            self._players,
+            self._rules,
+            self._rounds,
+            self._seed,
+        )
+        m._past = past
+        m._state = state
+        return m
+
+    players = property(lambda self: self._players)
+    rules = property(lambda self: self._rules)
+    rounds = property(lambda self: self._rounds)
+    seed = property(lambda self: self._seed)
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def round(self) -> int:
+        """The current round, 1-based."""
+        return len(self._past) + 1
+
+    @property
+    def results(self) -> tuple[tuple[int, ...], ...]:
+        pens = self._state.penalties
+        return self._past if pens is None else (*self._past, pens)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(sum(r[i] for r in self.results) for i in range(self._players))
+
+    @property
+    def is_over(self) -> bool:
+        return self.round == self._rounds and self._state.is_over
+
+    @property
+    def winners(self) -> tuple[int, ...] | None:
+        """Seats with the lowest total once the match is over (ties share)."""
+        if not self.is_over:
+            return None
+        totals = self.totals
+        low = min(totals)
+        return tuple(i for i, t in enumerate(totals) if t == low)
+
+    def play(self, move: Move | str) -> Match:
+        return self._with(self._past, engine.play(self._state, move))
+
+    def undo(self) -> Match:
+        return self._with(self._past, engine.undo(self._state))
+
+    def next_round(self) -> Match:
+        """Deal the next round; only once the current round is over and rounds remain."""
+        pens = self._state.penalties
+        if pens is None:
+            raise MatchError("the current round is not over")
+        if self.is_over:
+            raise MatchError("the match is over")
+        past = (*self._past, pens)
+        return self._with(past, self._deal(len(past)))
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """The round's `view` for ``seat`` plus round, rounds, results, totals and the match
+        result."""
+        v = state_view(self._state, seat)
+        v.update(
+            round=self.round,
+            rounds=self._rounds,
+            results=[list(r) for r in self.results],
+            totals=list(self.totals),
+            match_over=self.is_over,
+            match_winners=None if self.winners is None else list(self.winners),
+        )
+        return v
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "players": self._players,
+            "rules": self._rules.to_dict(),
+            "rounds": self._rounds,
+            "seed": self._seed,
+            "results": [list(r) for r in self._past],
+            "state": self._state.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Match:
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise MatchError(f"not a saved match (expected format {FORMAT!r})")
+        try:
+            m = cls(d["players"], Rules.from_dict(d["rules"]), d["rounds"], d["seed"])
+            state = State.from_dict(d["state"])
+        except (KeyError, RulesError, StateError) as e:
+            raise MatchError(f"saved match does not load: {e}") from None
+        past = d.get("results")
+        if not isinstance(past, list) or len(past) >= m._rounds:
+            raise MatchError("results must list the finished earlier rounds")
+        for r in past:
+            if not (isinstance(r, list) and len(r) == m._players):
+                raise MatchError(f"each result needs one penalty per seat: {r!r}")
+            if not all(isinstance(p, int) and p >= 0 for p in r):
+                raise MatchError(f"penalties are non-negative integers: {r!r}")
+        if state.players != m._players or state.rules != m._rules:
+            raise MatchError("the round's players or rules differ from the match")
+        return m._with(tuple(tuple(r) for r in past), state)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Match) and (
+            self._players,
+            self._rules,
+            self._rounds,
+            self._seed,
+            self._past,
+            self._state,
+        ) == (other._players, other._rules, other._rounds, other._seed, other._past, other._state)
+
+    def __hash__(self) -> int:
+        return hash((self._seed, self._past, self._state))
+
+    def __repr__(self) -> str:
+        return f"<kings_corner.Match round {self.round}/{self._rounds}, totals {self.totals}>"
