@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 RANK_CHARS = "A23456789TJQK"
@@ -66,12 +66,15 @@ class Card:
 
     rank: int
     suit: Suit
+    index: int = field(init=False, repr=False, compare=False, hash=False)
+    """0-51: suit-major (spades, hearts, diamonds, clubs), Ace first within a suit."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.rank, int) or not 1 <= self.rank <= 13:
             raise CardError(f"rank must be 1-13, got {self.rank!r}")
         if not isinstance(self.suit, Suit):
             raise CardError(f"suit must be a Suit, got {self.suit!r}")
+        object.__setattr__(self, "index", SUIT_CHARS.index(self.suit.value) * 13 + self.rank - 1)
 
     @property
     def colour(self) -> Colour:
@@ -80,11 +83,6 @@ class Card:
     @property
     def is_red(self) -> bool:
         return self.suit.colour is Colour.RED
-
-    @property
-    def index(self) -> int:
-        """0-51: suit-major (spades, hearts, diamonds, clubs), Ace first within a suit."""
-        return SUIT_CHARS.index(self.suit.value) * 13 + self.rank - 1
 
     @property
     def name(self) -> str:

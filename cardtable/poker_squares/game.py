@@ -17,9 +17,9 @@ from typing import Any
 
 from cardtable.cards import Card, CardError, shuffled_deck
 from cardtable.poker_squares.hands import (
+    TABLES,
     TARGET_LEVELS,
     TARGETS,
-    TABLES,
     Hand,
     check_table,
     classify,

@@ -138,20 +138,38 @@ def classify_ranks(ranks: tuple[int, ...], flush: bool) -> Hand:
     return Hand.FLUSH
 
 
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+# A multiset of ranks is identified by the product of its ranks' primes.
+_BY_PRODUCT: dict[int, Hand] = {}
+_FLUSH_BY_PRODUCT: dict[int, Hand] = {}
+for _ranks in _BY_RANKS:
+    _product = 1
+    for _r in _ranks:
+        _product *= _PRIMES[_r - 1]
+    _BY_PRODUCT[_product] = classify_ranks(_ranks, False)
+    if len(set(_ranks)) == 5:
+        _FLUSH_BY_PRODUCT[_product] = classify_ranks(_ranks, True)
+_PRIME_OF = tuple(_PRIMES[i % 13] for i in range(52))  # by card index (suit-major)
+
+
 def classify(cards: Iterable[Card]) -> Hand:
     """The category of exactly five distinct cards; anything else raises `HandError`."""
     hand = tuple(cards)
     if len(hand) != 5:
         raise HandError(f"a poker hand needs exactly 5 cards, got {len(hand)}")
-    for c in hand:
-        if not isinstance(c, Card):
-            raise HandError(f"not a card: {c!r}")
-    if len(set(hand)) != 5:
-        dup = next(str(c) for c in hand if hand.count(c) > 1)
+    for x in hand:
+        if type(x) is not Card:
+            raise HandError(f"not a card: {x!r}")
+    a, b, c, d, e = (x.index for x in hand)
+    if len({a, b, c, d, e}) != 5:
+        dup = next(str(x) for x in hand if hand.count(x) > 1)
         raise HandError(f"duplicate card {dup}")
-    s = hand[0].suit
-    flush = hand[1].suit is s and hand[2].suit is s and hand[3].suit is s and hand[4].suit is s
-    return classify_ranks(tuple(sorted(c.rank for c in hand)), flush)
+    p = _PRIME_OF
+    product = p[a] * p[b] * p[c] * p[d] * p[e]
+    s = a // 13
+    if b // 13 == s and c // 13 == s and d // 13 == s and e // 13 == s:
+        return _FLUSH_BY_PRODUCT[product]
+    return _BY_PRODUCT[product]
 
 
 def check_table(table: str) -> dict[Hand, int]:

@@ -1,0 +1,1 @@
+"""Benchmarks: speed and strength, measured, never asserted in tests."""
