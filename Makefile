@@ -4,14 +4,14 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha1sum | cut -c1-12)
 
 .PHONY: run test lint typecheck pytest bench clean setup system-packages
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
-	$(BIN)/uv pip install --python $(BIN)/python -q -e '.[dev,bench]'
+	$(BIN)/uv pip install --python $(BIN)/python -q -c constraints.txt -e '.[dev,bench]'
 	@rm -f $(VENV)/.installed-* && touch $@
 
 setup: $(STAMP)
