@@ -42,7 +42,7 @@ cardtable.kings_corner.moves.IllegalMove: 8D is not in your hand
 
 from .deal import deal, from_view, setup
 from .engine import legal_moves, play, undo
-from .match import Match, MatchError
+from .match import Match, MatchError, RoundResult
 from .moves import END, IllegalMove, Move, MoveError
 from .rules import PRESETS, Rules, RulesError
 from .state import State, StateError
@@ -56,6 +56,7 @@ __all__ = [
     "MatchError",
     "Move",
     "MoveError",
+    "RoundResult",
     "Rules",
     "RulesError",
     "State",

@@ -8,7 +8,7 @@ Round k (0-based) is dealt from a seed derived from the match seed, and its firs
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import engine
 from .deal import deal
@@ -25,9 +25,28 @@ class MatchError(ValueError):
     """A bad match setting, a saved match that does not load, or a step out of order."""
 
 
+class RoundResult(NamedTuple):
+    """One finished round: penalties per seat, winning seats, ending ("out"/"blocked")."""
+
+    penalties: tuple[int, ...]
+    winners: tuple[int, ...]
+    ending: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"penalties": list(self.penalties), "winners": list(self.winners),
+                "ending": self.ending}  # fmt: skip
+
+
+def _result(state: State) -> RoundResult | None:
+    if state.penalties is None or state.winners is None or state.ending is None:
+        return None
+    return RoundResult(state.penalties, state.winners, state.ending)
+
+
 class Match:
     """A match in progress. ``state`` is the current round; ``results`` holds the penalties
-    of every finished round (the current one included once it is over)."""
+    of every finished round (the current one included once it is over) and
+    ``round_results`` the same rounds as `RoundResult` records."""
 
     __slots__ = ("_past", "_players", "_rounds", "_rules", "_seed", "_state")
 
@@ -42,7 +61,7 @@ class Match:
         self._rules = rules
         self._rounds = rounds
         self._seed = seed
-        self._past: tuple[tuple[int, ...], ...] = ()
+        self._past: tuple[RoundResult, ...] = ()
         self._state = self._deal(0)
 
     def _deal(self, k: int) -> State:
@@ -51,7 +70,7 @@ class Match:
         seeds = [rng.getrandbits(63) for _ in range(self._rounds)]
         return deal(self._players, self._rules, seeds[k], first=(first + k) % self._players)
 
-    def _with(self, past: tuple[tuple[int, ...], ...], state: State) -> Match:
+    def _with(self, past: tuple[RoundResult, ...], state: State) -> Match:
         m = object.__new__(Match)
         m._players, m._rules, m._rounds, m._seed = (
             self._players,
@@ -78,9 +97,13 @@ class Match:
         return len(self._past) + 1
 
     @property
+    def round_results(self) -> tuple[RoundResult, ...]:
+        current = _result(self._state)
+        return self._past if current is None else (*self._past, current)
+
+    @property
     def results(self) -> tuple[tuple[int, ...], ...]:
-        pens = self._state.penalties
-        return self._past if pens is None else (*self._past, pens)
+        return tuple(r.penalties for r in self.round_results)
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -107,12 +130,12 @@ class Match:
 
     def next_round(self) -> Match:
         """Deal the next round; only once the current round is over and rounds remain."""
-        pens = self._state.penalties
-        if pens is None:
+        current = _result(self._state)
+        if current is None:
             raise MatchError("the current round is not over")
         if self.is_over:
             raise MatchError("the match is over")
-        past = (*self._past, pens)
+        past = (*self._past, current)
         return self._with(past, self._deal(len(past)))
 
     def view(self, seat: int) -> dict[str, Any]:
@@ -122,7 +145,7 @@ class Match:
         v.update(
             round=self.round,
             rounds=self._rounds,
-            results=[list(r) for r in self.results],
+            results=[r.to_dict() for r in self.round_results],
             totals=list(self.totals),
             match_over=self.is_over,
             match_winners=None if self.winners is None else list(self.winners),
@@ -136,7 +159,7 @@ class Match:
             "rules": self._rules.to_dict(),
             "rounds": self._rounds,
             "seed": self._seed,
-            "results": [list(r) for r in self._past],
+            "results": [r.to_dict() for r in self._past],
             "state": self._state.to_dict(),
         }
 
@@ -149,17 +172,13 @@ class Match:
             state = State.from_dict(d["state"])
         except (KeyError, RulesError, StateError) as e:
             raise MatchError(f"saved match does not load: {e}") from None
-        past = d.get("results")
-        if not isinstance(past, list) or len(past) >= m._rounds:
+        raw = d.get("results")
+        if not isinstance(raw, list) or len(raw) >= m._rounds:
             raise MatchError("results must list the finished earlier rounds")
-        for r in past:
-            if not (isinstance(r, list) and len(r) == m._players):
-                raise MatchError(f"each result needs one penalty per seat: {r!r}")
-            if not all(isinstance(p, int) and p >= 0 for p in r):
-                raise MatchError(f"penalties are non-negative integers: {r!r}")
+        past = tuple(_load_result(r, m._players) for r in raw)
         if state.players != m._players or state.rules != m._rules:
             raise MatchError("the round's players or rules differ from the match")
-        return m._with(tuple(tuple(r) for r in past), state)
+        return m._with(past, state)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Match) and (
@@ -176,3 +195,17 @@ class Match:
 
     def __repr__(self) -> str:
         return f"<kings_corner.Match round {self.round}/{self._rounds}, totals {self.totals}>"
+
+
+def _load_result(r: Any, players: int) -> RoundResult:
+    if not isinstance(r, dict) or set(r) != {"penalties", "winners", "ending"}:
+        raise MatchError(f"each result needs penalties, winners and ending: {r!r}")
+    pens, winners, ending = r["penalties"], r["winners"], r["ending"]
+    if not (isinstance(pens, list) and len(pens) == players):
+        raise MatchError(f"each result needs one penalty per seat: {r!r}")
+    if not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in pens):
+        raise MatchError(f"penalties are non-negative integers: {r!r}")
+    low = min(pens)
+    if winners != [i for i, p in enumerate(pens) if p == low] or ending not in ("out", "blocked"):
+        raise MatchError(f"winners must be the lowest penalties, ending out or blocked: {r!r}")
+    return RoundResult(tuple(pens), tuple(winners), ending)

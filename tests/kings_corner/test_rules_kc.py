@@ -472,6 +472,11 @@ def test_kc22_match_rounds_totals_and_winners(rounds: int) -> None:
     assert len({s.hands for s in seen}) == rounds  # each round is a fresh deal
     with pytest.raises(MatchError, match="the match is over"):
         m.next_round()
+    last = m.round_results[-1]
+    assert last.winners == m.state.winners and last.ending == m.state.ending
+    mv = m.view(0)
+    assert mv["round"] == rounds and mv["totals"] == list(m.totals) and mv["match_over"]
+    assert mv["results"][-1] == last.to_dict() and mv["match_winners"] == list(m.winners or ())
     assert Match.from_dict(json.loads(json.dumps(m.to_dict()))) == m
 
 
@@ -483,3 +488,19 @@ def test_kc22_match_refusals() -> None:
     with pytest.raises(MatchError, match="not over"):
         m.next_round()
     assert m.totals == (0, 0) and m.winners is None and not m.is_over
+
+
+def test_kc22_match_save_load_and_refusals() -> None:
+    """KC-22: a match saves mid-way and loads to an equal match; bad saves are refused."""
+    m = Match(2, DRAW_LAST, rounds=3, seed=8)
+    m = _finish_round(m).next_round()
+    m = m.play(legal_moves(m.state)[0])
+    d = json.loads(json.dumps(m.to_dict()))
+    assert Match.from_dict(d) == m and m.round == 2 and len(m.results) == 1
+    bad = dict(d, results=[{"penalties": [1, 2], "winners": [1], "ending": "out"}])
+    with pytest.raises(MatchError, match="winners must be the lowest"):
+        Match.from_dict(bad)
+    with pytest.raises(MatchError, match="not a saved match"):
+        Match.from_dict(dict(d, format="x"))
+    with pytest.raises(MatchError, match="does not load"):
+        Match.from_dict(dict(d, state={}))
