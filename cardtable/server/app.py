@@ -1,0 +1,49 @@
+"""`create_app(settings)`: the FastAPI app (API routes, error handlers, headers, static site).
+
+Building the app connects nothing; the store opens on the first request that needs it and
+closes when the app shuts down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from cardtable import __version__
+
+from . import errors, players, routes_common, routes_kings_corner, routes_poker_squares
+from .runtime import Runtime
+from .settings import Settings
+from .web import Guard, WebFiles
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = Settings() if settings is None else settings
+    runtime = Runtime(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            runtime.close()
+
+    app = FastAPI(
+        title="cardtable",
+        version=__version__,
+        description="Kings Corner and Poker Squares: the game server's JSON API (docs/api.md).",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.runtime = runtime
+    errors.install(app)
+    app.include_router(routes_common.router)
+    app.include_router(players.router)
+    app.include_router(routes_poker_squares.router)
+    app.include_router(routes_kings_corner.router)
+    app.mount("/", WebFiles(settings.web_dir), name="web")
+    app.add_middleware(Guard, max_body_bytes=settings.max_body_bytes)
+    return app

@@ -1,0 +1,141 @@
+"""Every error the API answers, as JSON ``{code, message}`` with a stable code.
+
+Routes raise `ApiError`; the handlers here turn it, FastAPI's validation errors and
+Starlette's HTTP errors into that shape. The catch-all answers 500 ``internal`` and logs the
+traceback; the tests assert it is never reached.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .models import ErrorBody
+
+log = logging.getLogger("cardtable.server")
+
+CODES = {
+    400: "bad_request",
+    401: "no_player",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    429: "rate_limited",
+    503: "unavailable",
+}
+
+
+class ApiError(Exception):
+    """An answer other than success: HTTP status, stable code, readable message."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.extra}
+
+
+def not_found(what: str = "game") -> ApiError:
+    return ApiError(404, "not_found", f"no such {what}")
+
+
+def no_player() -> ApiError:
+    return ApiError(
+        401, "no_player", "send the X-Player-Id header with an id from POST /api/players"
+    )
+
+
+def illegal(reason: str) -> ApiError:
+    return ApiError(409, "illegal_move", reason)
+
+
+def wrong_phase(message: str) -> ApiError:
+    return ApiError(409, "wrong_phase", message)
+
+
+def invalid(message: str) -> ApiError:
+    return ApiError(422, "invalid_request", message)
+
+
+def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message, **extra}, status_code=status)
+
+
+def _location(loc: Any) -> str:
+    parts = [str(p) for p in loc if p not in ("body",)] if isinstance(loc, list | tuple) else []
+    return ".".join(parts) or "body"
+
+
+def describe_validation(errors: Any) -> str:
+    """One line per problem, e.g. ``row: Input should be less than or equal to 4``."""
+    lines = []
+    for err in list(errors)[:5]:
+        if isinstance(err, dict):
+            lines.append(f"{_location(err.get('loc'))}: {err.get('msg', 'invalid')}")
+    return "; ".join(lines) or "the request body is not valid"
+
+
+async def _api_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return JSONResponse(exc.body(), status_code=exc.status)
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return error_response(422, "invalid_request", describe_validation(exc.errors()))
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = CODES.get(exc.status_code, "error")
+    message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
+    if exc.status_code == 404:
+        message = "not found"
+    return JSONResponse(
+        {"code": code, "message": message},
+        status_code=exc.status_code,
+        headers=getattr(exc, "headers", None),
+    )
+
+
+async def _internal(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    return error_response(500, "internal", "the server failed; the game was not changed")
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _internal)
+
+
+def responses(*statuses: int, conflict: type[ErrorBody] | None = None) -> dict[int | str, Any]:
+    """OpenAPI ``responses`` for the error statuses a route can answer."""
+    described = {
+        401: "Missing or unknown X-Player-Id (`no_player`).",
+        404: "No such game, or not yours (`not_found`).",
+        409: "Stale version (`stale_version`, with `current`), a move the rules refuse "
+        "(`illegal_move`) or an action out of turn (`wrong_phase`).",
+        413: "Body too large (`too_large`).",
+        422: "Malformed body (`invalid_request`).",
+    }
+    out: dict[int | str, Any] = {}
+    for status in statuses:
+        model: type[ErrorBody] = ErrorBody
+        if status == 409 and conflict is not None:
+            model = conflict
+        out[status] = {"model": model, "description": described.get(status, "Error.")}
+    return out

@@ -1,0 +1,63 @@
+"""Steps every game route shares: find the caller's game, check the version it was played
+against, and save with compare-and-set, answering 409 ``stale_version`` with the current game
+when another request got there first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pydantic import BaseModel
+
+from .errors import ApiError, not_found, wrong_phase
+from .models import dump
+from .store import GameRecord, Result, StaleVersion, Store
+from .store.base import JSON
+
+MAX_ID = 64
+
+
+def load(store: Store, game_id: str, player: str, kind: str) -> GameRecord:
+    """The caller's game of ``kind``; 404 for a game that is missing or someone else's."""
+    if len(game_id) > MAX_ID:
+        raise not_found()
+    record = store.load_game(game_id, player)
+    if record is None or record.kind != kind:
+        raise not_found()
+    return record
+
+
+def stale(current: BaseModel) -> ApiError:
+    return ApiError(
+        409,
+        "stale_version",
+        "the game changed since that version (another tab or a repeated click); "
+        "here is the game as it is now",
+        current=dump(current),
+    )
+
+
+def check(record: GameRecord, version: int, render: Callable[[GameRecord], BaseModel]) -> None:
+    """Refuse a request made against an old version, or aimed at a replaced game."""
+    if record.version != version:
+        raise stale(render(record))
+    if not record.current:
+        raise wrong_phase("a newer game of this kind replaced this one; it can only be viewed")
+
+
+def save(
+    store: Store,
+    record: GameRecord,
+    state: JSON,
+    render: Callable[[GameRecord], BaseModel],
+    *,
+    finished: bool,
+    log: Sequence[JSON],
+    result: Result | None = None,
+) -> GameRecord:
+    try:
+        return store.save_game(record, state, finished=finished, log=log, result=result)
+    except StaleVersion:
+        current = store.load_game(record.id, record.player)
+        if current is None:  # pragma: no cover - games are never deleted
+            raise not_found() from None
+        raise stale(render(current)) from None

@@ -1,0 +1,167 @@
+"""A Kings Corner table as the server keeps it: the engine's `Match` plus who sits where, whose
+hand is shown, and the recent steps. Pure (no I/O); the routes load, change and save it.
+
+Phases (docs/api.md): ``play`` (a person's turn, hand shown), ``handoff`` (another person on
+this device is next: hands stay hidden until ``reveal``), ``computer`` (a computer seat is to
+move; the page asks for one step at a time), ``round_over`` and ``match_over``. With a single
+person at the table their hand is always shown; with several, ending a turn hides it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cardtable import kings_corner as kc
+
+FORMAT = "cardtable-server/kings-corner/1"
+MAX_COMPUTER_STEPS = 200
+"""A computer turn longer than this is ended by the server (a guard; real turns are short)."""
+
+Seat = tuple[str, str | None]  # ("human", None) or ("computer", strength)
+Entry = dict[str, Any]
+
+
+class TableError(ValueError):
+    """A saved table that does not load."""
+
+
+@dataclass(frozen=True)
+class Table:
+    match: kc.Match
+    seats: tuple[Seat, ...]
+    revealed: int | None
+    """The person whose hand is on show; None while every hand is hidden."""
+    log: tuple[Entry, ...] = ()
+    """Recent steps, newest last: {"seat", "move", "turn", "round"}."""
+    steps: int = 0
+    """Computer steps taken so far in the current turn (seeds the computer's choices)."""
+
+    # -- building ----------------------------------------------------------------------
+    @classmethod
+    def new(cls, seats: tuple[Seat, ...], rules: kc.Rules, rounds: int, seed: int) -> Table:
+        match = kc.Match(len(seats), rules, rounds, seed)
+        return cls(match, seats, _first_shown(seats, match))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "match": self.match.to_dict(),
+            "seats": [{"kind": k, "strength": s} for k, s in self.seats],
+            "revealed": self.revealed,
+            "log": list(self.log),
+            "steps": self.steps,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Table:
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise TableError(f"not a saved Kings Corner table (expected {FORMAT!r})")
+        try:
+            match = kc.Match.from_dict(d["match"])
+            seats = tuple((s["kind"], s["strength"]) for s in d["seats"])
+            return cls(match, seats, d["revealed"], tuple(d["log"]), int(d["steps"]))
+        except (KeyError, TypeError, kc.MatchError) as exc:
+            raise TableError(f"saved table does not load: {exc}") from None
+
+    # -- what the page sees ------------------------------------------------------------
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, (kind, _) in enumerate(self.seats) if kind == "human"]
+
+    @property
+    def phase(self) -> str:
+        state = self.match.state
+        if self.match.is_over:
+            return "match_over"
+        if state.is_over:
+            return "round_over"
+        if self.seats[state.to_play][0] == "computer":
+            return "computer"
+        return "play" if self.revealed == state.to_play else "handoff"
+
+    @property
+    def viewer(self) -> int | None:
+        return None if self.phase == "handoff" else self.revealed
+
+    def view(self) -> dict[str, Any]:
+        """The engine's view for the viewer; with no viewer every hand is hidden."""
+        viewer = self.viewer
+        v = kc.view(self.match.state, 0 if viewer is None else viewer)
+        if viewer is None:
+            v.update(seat=None, hand=[], legal_moves=[], can_undo=False, last_draw=None)
+        return v
+
+    # -- changes -----------------------------------------------------------------------
+    def played(
+        self, seat: int, move: kc.Move | str, *, computer: bool
+    ) -> tuple[Table, list[Entry]]:
+        """The table after ``seat`` plays ``move`` (raises the engine's errors), and the
+        log entries it adds."""
+        before = self.match
+        match = before.play(move)
+        entries = [self._entry(seat, str(move), before)]
+        if str(move) == "end":
+            entries += _drawn_kings(seat, before, match)
+        revealed = self.revealed
+        if str(move) == "end" and len(self.humans) > 1:
+            revealed = None  # the next person must not see this hand (KC-7)
+        steps = self.steps + 1 if computer else self.steps
+        if (match.round, match.state.turn) != (before.round, before.state.turn):
+            steps = 0
+        log = (*self.log, *entries)
+        return replace(self, match=match, revealed=revealed, log=log, steps=steps), entries
+
+    def undone(self) -> Table:
+        match = self.match.undo()
+        log = self.log
+        last = log[-1] if log else None
+        if (
+            last is not None
+            and last["move"] != "end"
+            and (last["seat"], last["turn"], last["round"])
+            == (match.state.to_play, match.state.turn, match.round)
+        ):
+            log = log[:-1]
+        return replace(self, match=match, log=log)
+
+    def revealed_to(self) -> Table:
+        return replace(self, revealed=self.match.state.to_play)
+
+    def next_round(self) -> Table:
+        match = self.match.next_round()
+        return replace(self, match=match, revealed=_first_shown(self.seats, match), steps=0)
+
+    def trimmed(self, keep: int) -> Table:
+        return replace(self, log=self.log[-keep:]) if len(self.log) > keep else self
+
+    def computer_rng(self) -> random.Random:
+        """Reproducible choices: the same match, round, turn and step, the same randomness."""
+        m = self.match
+        return random.Random(f"{m.seed}:{m.round}:{m.state.turn}:{self.steps}")
+
+    def _entry(self, seat: int, move: str, match: kc.Match) -> Entry:
+        return {"seat": seat, "move": move, "turn": match.state.turn, "round": match.round}
+
+
+def _first_shown(seats: tuple[Seat, ...], match: kc.Match) -> int | None:
+    humans = [i for i, (kind, _) in enumerate(seats) if kind == "human"]
+    return humans[0] if len(humans) == 1 else None
+
+
+def _drawn_kings(seat: int, before: kc.Match, after: kc.Match) -> list[Entry]:
+    """Under draw-last a drawn King goes straight to a corner: log it (it is on the table)."""
+    if after.round != before.round:
+        return []
+    old, new = before.state.piles, after.state.piles
+    return [
+        {
+            "seat": seat,
+            "move": f"draw-king {name}",
+            "turn": before.state.turn,
+            "round": before.round,
+        }
+        for name in ("NE", "SE", "SW", "NW")
+        if not old[name] and new[name]
+    ]

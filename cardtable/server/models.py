@@ -1,0 +1,277 @@
+"""The JSON the API reads and writes (docs/api.md), as pydantic models.
+
+Request models forbid unknown fields and take versions, rows and columns as strict integers.
+Response models are separate and list exactly what may leave the server: anything the engine
+keeps private (the deck order, other hands) has no field here, so it cannot be sent.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
+
+Table = Literal["american", "british"]
+Level = Literal["easy", "normal", "hard"]
+Strength = Literal["easy", "normal", "strong"]
+Phase = Literal["play", "handoff", "computer", "round_over", "match_over"]
+Version = Annotated[
+    StrictInt,
+    Field(ge=1, le=2**62, description="The `version` of the response this was made against."),
+]
+Cell = Annotated[StrictInt, Field(ge=0, le=4)]
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Response(BaseModel):
+    pass
+
+
+# -- errors and players -----------------------------------------------------------------
+class ErrorBody(Response):
+    code: str = Field(description="Stable machine-readable code, e.g. `illegal_move`.")
+    message: str = Field(description="What went wrong, readable by a person.")
+
+
+class Health(Response):
+    status: Literal["ok"]
+
+
+class NewPlayer(Response):
+    player_id: str = Field(description="Send it back as the `X-Player-Id` header.")
+
+
+class VersionOnly(Request):
+    version: Version
+
+
+# -- Poker Squares ----------------------------------------------------------------------
+class PSNewGame(Request):
+    table: Table = "american"
+    target: Level = "normal"
+    replay_of: Annotated[str, Field(max_length=64)] | None = Field(
+        default=None, description="Deal the cards of this earlier game of yours again."
+    )
+
+
+class PSMove(Request):
+    version: Version
+    row: Cell
+    col: Cell
+
+
+class PSTarget(Response):
+    level: Level
+    points: int
+
+
+class PSView(Response):
+    game: Literal["poker-squares"]
+    table: Table
+    grid: list[list[str | None]]
+    card: str | None
+    line_scores: list[int | None]
+    line_hands: list[str | None]
+    total: int
+    placed: int
+    cards_left: int
+    practice: bool
+    replay: bool
+    is_over: bool
+    can_undo: bool
+    last_placed: list[int] | None
+    target: PSTarget
+    target_reached: bool
+
+
+class PSGame(Response):
+    id: str
+    version: int
+    view: PSView
+
+
+class PSConflict(ErrorBody):
+    current: PSGame | None = Field(
+        default=None, description="With `stale_version`: the game as it is now."
+    )
+
+
+class CellRef(Response):
+    row: int
+    col: int
+
+
+class CellEstimate(Response):
+    row: int
+    col: int
+    estimate: float
+
+
+class PSHint(Response):
+    game: PSGame
+    hint: CellRef
+    estimates: list[CellEstimate]
+
+
+class PSHistoryEntry(Response):
+    id: str
+    total: int
+    practice: bool
+    target: PSTarget
+    target_reached: bool
+    finished_at: str
+
+
+class PSScores(Response):
+    best: int | None
+    best_practice: int | None
+    history: list[PSHistoryEntry]
+
+
+class PSScoreBoard(Response):
+    american: PSScores
+    british: PSScores
+
+
+# -- Kings Corner -----------------------------------------------------------------------
+class HumanSeat(Request):
+    kind: Literal["human"]
+
+
+class ComputerSeat(Request):
+    kind: Literal["computer"]
+    strength: Strength = "normal"
+
+
+Seat = Annotated[HumanSeat | ComputerSeat, Field(discriminator="kind")]
+
+
+class PresetRules(Request):
+    preset: Literal["standard", "draw-last", "simple"]
+
+
+class CustomRules(Request):
+    draw: Literal["first", "last"]
+    pile_moves: StrictBool
+    kings: Literal["optional", "first"]
+    dealt_kings: Literal["stay", "corner"]
+
+
+class KCNewGame(Request):
+    seats: list[Seat] = Field(min_length=2, max_length=4)
+    rules: PresetRules | CustomRules = Field(default_factory=lambda: PresetRules(preset="standard"))
+    rounds: Literal[1, 3, 5] = 1
+
+    @model_validator(mode="after")
+    def _first_seat_is_a_person(self) -> KCNewGame:
+        if self.seats[0].kind != "human":
+            raise ValueError("seat 0 must be human: the person starting the game plays it")
+        return self
+
+
+class KCMove(Request):
+    version: Version
+    move: str = Field(min_length=1, max_length=16, description='"9H>N", "E>NW" or "end".')
+
+
+class SeatOut(Response):
+    kind: Literal["human", "computer"]
+    strength: Strength | None = None
+
+
+class RulesOut(Response):
+    draw: Literal["first", "last"]
+    pile_moves: bool
+    kings: Literal["optional", "first"]
+    dealt_kings: Literal["stay", "corner"]
+
+
+class KCView(Response):
+    game: Literal["kings-corner"]
+    seat: int | None
+    players: int
+    to_play: int
+    turn: int
+    hand: list[str]
+    hand_sizes: list[int]
+    piles: dict[str, list[str]]
+    stock_count: int
+    out_of_play_count: int
+    rules: RulesOut
+    rule_set: str
+    legal_moves: list[str]
+    can_undo: bool
+    last_draw: str | None
+    is_over: bool
+    ending: Literal["out", "blocked"] | None
+    penalties: list[int] | None
+    winners: list[int] | None
+
+
+class KCRoundResult(Response):
+    penalties: list[int]
+    winners: list[int]
+    blocked: bool
+
+
+class KCMatch(Response):
+    round: int
+    rounds: int
+    totals: list[int]
+    results: list[KCRoundResult]
+    winners: list[int] | None = Field(description="Lowest totals once the match is over.")
+
+
+class KCLogEntry(Response):
+    seat: int
+    move: str
+    turn: int
+    round: int
+
+
+class KCStep(Response):
+    seat: int
+    move: str
+
+
+class KCGame(Response):
+    id: str
+    version: int
+    seats: list[SeatOut]
+    phase: Phase
+    viewer: int | None
+    view: KCView
+    match: KCMatch
+    log: list[KCLogEntry]
+    step: KCStep | None = None
+
+
+class KCConflict(ErrorBody):
+    current: KCGame | None = Field(
+        default=None, description="With `stale_version`: the game as it is now."
+    )
+
+
+class KCMatchResult(Response):
+    id: str
+    players: list[SeatOut]
+    rounds: int
+    totals: list[int]
+    winners: list[int]
+    finished_at: str
+
+
+class KCResults(Response):
+    matches: list[KCMatchResult]
+
+
+class Continue(Response):
+    poker_squares: PSGame | None
+    kings_corner: KCGame | None
+
+
+def dump(model: BaseModel) -> dict[str, Any]:
+    return model.model_dump(mode="json")

@@ -1,0 +1,275 @@
+"""Kings Corner over HTTP: start a match, read it, play, undo, reveal a hand, let a computer
+take one step, deal the next round, and the caller's match results (docs/api.md).
+
+A person's request never makes a computer move: the page asks for each computer step
+(``computer-step``) and animates it, so a paused or hidden page stops the computer (SPEC C-6,
+KC-24). Every step is saved (state and move log) before it is answered.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+from fastapi import APIRouter
+
+from cardtable import kings_corner as kc
+
+from . import games
+from .errors import illegal, invalid, responses, wrong_phase
+from .kc_table import MAX_COMPUTER_STEPS, Entry, Table
+from .models import (
+    CustomRules,
+    KCConflict,
+    KCGame,
+    KCLogEntry,
+    KCMatch,
+    KCMatchResult,
+    KCMove,
+    KCNewGame,
+    KCResults,
+    KCRoundResult,
+    KCStep,
+    KCView,
+    SeatOut,
+    VersionOnly,
+)
+from .players import PlayerDep
+from .runtime import RuntimeDep, StoreDep
+from .store import GameRecord, Result, Store
+
+KIND = "kings-corner"
+RESULTS = 20
+
+log = logging.getLogger("cardtable.server")
+router = APIRouter(prefix="/api/kings-corner", tags=["kings-corner"])
+_READ = responses(401, 404)
+_WRITE = responses(401, 404, 409, 413, 422, conflict=KCConflict)
+
+
+def render(record: GameRecord, step: KCStep | None = None) -> KCGame:
+    return _render(record.id, record.version, Table.from_dict(record.state), step)
+
+
+def _render(game_id: str, version: int, table: Table, step: KCStep | None) -> KCGame:
+    m = table.match
+    results = [
+        KCRoundResult(
+            penalties=list(r),
+            winners=[i for i, p in enumerate(r) if p == min(r)],
+            blocked=min(r) > 0,  # whoever goes out holds nothing: a round without a 0 was blocked
+        )
+        for r in m.results
+    ]
+    return KCGame(
+        id=game_id,
+        version=version,
+        seats=[SeatOut(kind=k, strength=s) for k, s in table.seats],  # type: ignore[arg-type]
+        phase=table.phase,  # type: ignore[arg-type]
+        viewer=table.viewer,
+        view=KCView.model_validate(table.view()),
+        match=KCMatch(
+            round=m.round,
+            rounds=m.rounds,
+            totals=list(m.totals),
+            results=results,
+            winners=None if m.winners is None else list(m.winners),
+        ),
+        log=[KCLogEntry.model_validate(e) for e in table.log],
+        step=step,
+    )
+
+
+def _result(table: Table) -> Result | None:
+    m = table.match
+    if not m.is_over:
+        return None
+    return Result(
+        variant=f"{m.players}p",
+        total=None,  # lower is better in Kings Corner: no "best score" to keep
+        practice=False,
+        summary={
+            "players": [{"kind": k, "strength": s} for k, s in table.seats],
+            "rounds": m.rounds,
+            "totals": list(m.totals),
+            "winners": list(m.winners or ()),
+        },
+    )
+
+
+def _open(store: Store, game_id: str, player: str, version: int) -> tuple[GameRecord, Table]:
+    record = games.load(store, game_id, player, KIND)
+    games.check(record, version, render)
+    return record, Table.from_dict(record.state)
+
+
+def _save(
+    store: Store,
+    record: GameRecord,
+    table: Table,
+    entries: list[Entry],
+    keep: int,
+    step: KCStep | None = None,
+) -> KCGame:
+    table = table.trimmed(keep)
+    saved = games.save(
+        store,
+        record,
+        table.to_dict(),
+        render,
+        finished=table.match.is_over,
+        log=entries,
+        result=_result(table),
+    )
+    return _render(saved.id, saved.version, table, step)
+
+
+def _require(table: Table, phase: str) -> None:
+    if table.phase != phase:
+        raise wrong_phase(_PHASE_HINT.get(table.phase, f"the game is in phase {table.phase}"))
+
+
+_PHASE_HINT = {
+    "computer": "a computer seat is to move: ask for its next step (computer-step)",
+    "handoff": "the next person must reveal their hand first (reveal)",
+    "round_over": "the round is over: deal the next round (next-round)",
+    "match_over": "the match is over: start a new game",
+    "play": "a person is to move",
+}
+
+
+def _rules(body: KCNewGame) -> kc.Rules:
+    if isinstance(body.rules, CustomRules):
+        return kc.Rules(
+            draw=body.rules.draw,
+            pile_moves=body.rules.pile_moves,
+            kings=body.rules.kings,
+            dealt_kings=body.rules.dealt_kings,
+        )
+    return kc.Rules.preset(body.rules.preset)
+
+
+@router.post("/games", status_code=201, response_model=KCGame, responses=_WRITE)
+def new_game(body: KCNewGame, player: PlayerDep, store: StoreDep, runtime: RuntimeDep) -> KCGame:
+    """Start a match; it replaces the caller's unfinished one. Seat 0 is the caller."""
+    seats = tuple(
+        (s.kind, getattr(s, "strength", None) if s.kind == "computer" else None) for s in body.seats
+    )
+    seed = secrets.randbits(63)
+    table = Table.new(seats, _rules(body), body.rounds, seed)
+    entry: dict[str, Any] = {"action": "deal", "seed": seed, "seats": [list(s) for s in seats]}
+    record = store.create_game(player, KIND, table.to_dict(), finished=False, log=[entry])
+    return render(record)
+
+
+@router.get("/games/{game_id}", response_model=KCGame, responses=_READ)
+def get_game(game_id: str, player: PlayerDep, store: StoreDep) -> KCGame:
+    return render(games.load(store, game_id, player, KIND))
+
+
+@router.post("/games/{game_id}/moves", response_model=KCGame, responses=_WRITE)
+def move(
+    game_id: str, body: KCMove, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
+) -> KCGame:
+    """The person whose hand is shown plays ``"9H>N"``, moves a pile ``"E>NW"`` or ends the
+    turn ``"end"``. Never plays a computer seat (see computer-step)."""
+    record, table = _open(store, game_id, player, body.version)
+    _require(table, "play")
+    try:
+        parsed = kc.Move.parse(body.move)
+        table, entries = table.played(table.match.state.to_play, parsed, computer=False)
+    except kc.MoveError as exc:
+        raise invalid(f"move: {exc}") from None
+    except kc.IllegalMove as exc:
+        raise illegal(exc.reason) from None
+    return _save(store, record, table, entries, runtime.settings.log_recent)
+
+
+@router.post("/games/{game_id}/undo", response_model=KCGame, responses=_WRITE)
+def undo(
+    game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
+) -> KCGame:
+    """Take back the last play or pile move of this turn (never a draw, KC-8)."""
+    record, table = _open(store, game_id, player, body.version)
+    _require(table, "play")
+    try:
+        table = table.undone()
+    except kc.IllegalMove as exc:
+        raise illegal(exc.reason) from None
+    seat = table.match.state.to_play
+    return _save(
+        store, record, table, [{"seat": seat, "move": "undo"}], runtime.settings.log_recent
+    )
+
+
+@router.post("/games/{game_id}/reveal", response_model=KCGame, responses=_WRITE)
+def reveal(
+    game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
+) -> KCGame:
+    """Show the next person's hand after a hand-off (KC-7)."""
+    record, table = _open(store, game_id, player, body.version)
+    _require(table, "handoff")
+    table = table.revealed_to()
+    entry = {"seat": table.match.state.to_play, "move": "reveal"}
+    return _save(store, record, table, [entry], runtime.settings.log_recent)
+
+
+@router.post("/games/{game_id}/computer-step", response_model=KCGame, responses=_WRITE)
+def computer_step(
+    game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
+) -> KCGame:
+    """One move of the computer seat to play; the answer's ``step`` says which."""
+    from cardtable.kings_corner.cpu import choose_move
+
+    record, table = _open(store, game_id, player, body.version)
+    _require(table, "computer")
+    state = table.match.state
+    seat = state.to_play
+    strength = table.seats[seat][1] or "normal"
+    legal = kc.legal_moves(state)
+    chosen: kc.Move | str | None = None
+    if table.steps < MAX_COMPUTER_STEPS:
+        chosen = choose_move(table.match.view(seat), strength, table.computer_rng())
+    try:
+        if chosen is None:
+            raise kc.IllegalMove("the computer's turn ran too long")
+        table, entries = table.played(seat, chosen, computer=True)
+    except (kc.IllegalMove, kc.MoveError) as exc:
+        # A computer player's mistake must not stall the game: log it and end the turn
+        # (or place the compulsory King under kings-first).
+        log.error("computer seat %d chose %r: %s", seat, chosen, exc)
+        fallback = kc.END if kc.END in legal else legal[0]
+        table, entries = table.played(seat, fallback, computer=True)
+    step = KCStep(seat=seat, move=entries[0]["move"])
+    return _save(store, record, table, entries, runtime.settings.log_recent, step)
+
+
+@router.post("/games/{game_id}/next-round", response_model=KCGame, responses=_WRITE)
+def next_round(
+    game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
+) -> KCGame:
+    """Deal the next round of the match (first seat rotates, KC-2)."""
+    record, table = _open(store, game_id, player, body.version)
+    _require(table, "round_over")
+    table = table.next_round()
+    entry = {"action": "next-round", "round": table.match.round}
+    return _save(store, record, table, [entry], runtime.settings.log_recent)
+
+
+@router.get("/results", response_model=KCResults, responses=responses(401))
+def results(player: PlayerDep, store: StoreDep) -> KCResults:
+    """The caller's finished matches, newest first (at most 20)."""
+    return KCResults(
+        matches=[
+            KCMatchResult(
+                id=r.game_id,
+                players=[SeatOut.model_validate(p) for p in r.summary["players"]],
+                rounds=r.summary["rounds"],
+                totals=r.summary["totals"],
+                winners=r.summary["winners"],
+                finished_at=r.finished_at,
+            )
+            for r in store.results(player, KIND, limit=RESULTS)
+        ]
+    )

@@ -1,0 +1,189 @@
+"""Poker Squares over HTTP: deal, read, place, undo, hint and the score board (docs/api.md).
+
+The saved state is the engine's own versioned JSON (`Game.to_dict`); responses carry only
+`poker_squares.view(game)`, which never shows the cards still to come (SPEC C-8). A deal
+that used undo or a hint, or replays an earlier deal, is practice (SPEC PS-9): the store keeps
+its score apart from unassisted ones.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import secrets
+from typing import Any
+
+from fastapi import APIRouter
+
+from cardtable import poker_squares as ps
+
+from . import games
+from .errors import ApiError, illegal, responses, wrong_phase
+from .models import (
+    CellEstimate,
+    CellRef,
+    PSConflict,
+    PSGame,
+    PSHint,
+    PSHistoryEntry,
+    PSMove,
+    PSNewGame,
+    PSScoreBoard,
+    PSScores,
+    PSTarget,
+    PSView,
+    VersionOnly,
+)
+from .players import PlayerDep
+from .runtime import RuntimeDep, StoreDep
+from .store import GameRecord, Result, Store
+
+KIND = "poker-squares"
+HISTORY = 20
+
+router = APIRouter(prefix="/api/poker-squares", tags=["poker-squares"])
+_READ = responses(401, 404)
+_WRITE = responses(401, 404, 409, 413, 422, conflict=PSConflict)
+
+
+def render(record: GameRecord) -> PSGame:
+    return PSGame(
+        id=record.id, version=record.version, view=PSView.model_validate(ps.view(_game(record)))
+    )
+
+
+def _game(record: GameRecord) -> ps.Game:
+    return ps.Game.from_dict(record.state)
+
+
+def _result(game: ps.Game) -> Result | None:
+    if not game.is_over:
+        return None
+    return Result(
+        variant=game.table,
+        total=game.total,
+        practice=game.practice,
+        summary={
+            "target": {"level": game.target, "points": game.target_points},
+            "target_reached": game.target_reached,
+        },
+    )
+
+
+def _save(store: Store, record: GameRecord, game: ps.Game, entry: dict[str, Any]) -> GameRecord:
+    return games.save(
+        store,
+        record,
+        game.to_dict(),
+        render,
+        finished=game.is_over,
+        log=[entry],
+        result=_result(game),
+    )
+
+
+def _open(store: Store, game_id: str, player: str, version: int) -> tuple[GameRecord, ps.Game]:
+    record = games.load(store, game_id, player, KIND)
+    games.check(record, version, render)
+    return record, _game(record)
+
+
+@router.post("/games", status_code=201, response_model=PSGame, responses=_WRITE)
+def new_game(body: PSNewGame, player: PlayerDep, store: StoreDep) -> PSGame:
+    """Deal a new game; it replaces the caller's unfinished one. ``replay_of`` deals the cards
+    of an earlier game of the caller's again, as practice."""
+    if body.replay_of is not None:
+        earlier = _game(games.load(store, body.replay_of, player, KIND))
+        if earlier.seed is None:
+            raise illegal("that deal has no recorded seed, so it cannot be replayed")
+        seed = earlier.seed
+    else:
+        seed = secrets.randbits(63)
+    game = ps.deal(body.table, seed, target=body.target, replay=body.replay_of is not None)
+    entry = {"action": "deal", "seed": seed, "replay_of": body.replay_of}
+    record = store.create_game(player, KIND, game.to_dict(), finished=False, log=[entry])
+    return render(record)
+
+
+@router.get("/games/{game_id}", response_model=PSGame, responses=_READ)
+def get_game(game_id: str, player: PlayerDep, store: StoreDep) -> PSGame:
+    return render(games.load(store, game_id, player, KIND))
+
+
+@router.post("/games/{game_id}/moves", response_model=PSGame, responses=_WRITE)
+def place(game_id: str, body: PSMove, player: PlayerDep, store: StoreDep) -> PSGame:
+    """Put the current card on the empty cell (row, col), both 0-4."""
+    record, game = _open(store, game_id, player, body.version)
+    try:
+        game = ps.place(game, body.row, body.col)
+    except ps.IllegalMove as exc:
+        raise illegal(exc.reason) from None
+    entry = {"action": "place", "row": body.row, "col": body.col}
+    return render(_save(store, record, game, entry))
+
+
+@router.post("/games/{game_id}/undo", response_model=PSGame, responses=_WRITE)
+def undo(game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep) -> PSGame:
+    """Take back the last placement; the deal becomes practice."""
+    record, game = _open(store, game_id, player, body.version)
+    try:
+        game = ps.undo(game)
+    except ps.IllegalMove as exc:
+        raise illegal(exc.reason) from None
+    return render(_save(store, record, game, {"action": "undo"}))
+
+
+@router.post("/games/{game_id}/hint", response_model=PSHint, responses=_WRITE)
+def hint(
+    game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
+) -> PSHint:
+    """Suggest a cell for the current card from what the player can see (SPEC PS-8), with
+    the estimated final total for every empty cell. The deal becomes practice."""
+    from cardtable.poker_squares import INTERACTIVE_BUDGET, evaluate
+    from cardtable.poker_squares import hint as suggest
+
+    record, game = _open(store, game_id, player, body.version)
+    if game.is_over:
+        raise wrong_phase("the deal is over: there is no card to place")
+    view = ps.view(game)
+    budget = runtime.settings.hint_budget
+    budget = INTERACTIVE_BUDGET if budget is None else budget
+    # Reproducible: the same deal at the same point always gets the same hint.
+    seed = random.Random(f"{game.seed}:{game.placed}").getrandbits(32)
+    try:
+        row, col = suggest(view, budget=budget, seed=seed)
+        estimates = evaluate(view, budget=budget, seed=seed)
+    except ValueError as exc:  # pragma: no cover - the view comes from the engine
+        raise ApiError(409, "wrong_phase", str(exc)) from None
+    game = dataclasses.replace(game, practice=True)
+    saved = _save(store, record, game, {"action": "hint", "row": row, "col": col})
+    return PSHint(
+        game=render(saved),
+        hint=CellRef(row=row, col=col),
+        estimates=[CellEstimate.model_validate(e) for e in estimates],
+    )
+
+
+@router.get("/scores", response_model=PSScoreBoard, responses=responses(401))
+def scores(player: PlayerDep, store: StoreDep) -> PSScoreBoard:
+    """Best unassisted and best practice score per table, and the latest finished deals."""
+    best = store.best_scores(player, KIND)
+    boards: dict[str, PSScores] = {}
+    for table in ("american", "british"):
+        history = [
+            PSHistoryEntry(
+                id=r.game_id,
+                total=r.total or 0,
+                practice=r.practice,
+                target=PSTarget.model_validate(r.summary["target"]),
+                target_reached=bool(r.summary["target_reached"]),
+                finished_at=r.finished_at,
+            )
+            for r in store.results(player, KIND, variant=table, limit=HISTORY)
+        ]
+        boards[table] = PSScores(
+            best=best.get((table, False)),
+            best_practice=best.get((table, True)),
+            history=history,
+        )
+    return PSScoreBoard(american=boards["american"], british=boards["british"])

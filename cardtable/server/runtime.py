@@ -1,0 +1,71 @@
+"""What one app instance holds: its settings, its store (opened on first use) and a cache of
+player ids known to exist. Request handlers reach it through the dependencies below."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from .errors import ApiError
+from .settings import Settings
+from .store import Store, StoreError, open_store
+
+_KNOWN_PLAYERS = 100_000
+
+
+class Runtime:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._store: Store | None = None
+        self._lock = threading.Lock()
+        self._known: OrderedDict[str, None] = OrderedDict()
+
+    @property
+    def store(self) -> Store:
+        """The store, connected on first use (so building the app connects nothing)."""
+        store = self._store
+        if store is None:
+            with self._lock:
+                if self._store is None:
+                    try:
+                        self._store = open_store(self.settings)
+                    except StoreError as exc:
+                        raise ApiError(503, "unavailable", "the game store is unavailable") from exc
+                store = self._store
+        return store
+
+    def is_known(self, player: str) -> bool:
+        with self._lock:
+            if player in self._known:
+                self._known.move_to_end(player)
+                return True
+        return False
+
+    def remember(self, player: str) -> None:
+        # Players are never deleted, so a remembered id stays valid in every process.
+        with self._lock:
+            self._known[player] = None
+            if len(self._known) > _KNOWN_PLAYERS:
+                self._known.popitem(last=False)
+
+    def close(self) -> None:
+        with self._lock:
+            store, self._store = self._store, None
+        if store is not None:
+            store.close()
+
+
+def get_runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+def get_store(runtime: Annotated[Runtime, Depends(get_runtime)]) -> Store:
+    return runtime.store
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+StoreDep = Annotated[Store, Depends(get_store)]

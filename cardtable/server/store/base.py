@@ -1,0 +1,118 @@
+"""What the server asks of a store: players, games saved with compare-and-set, and results.
+
+A game row holds the server's state JSON (the engine's versioned state plus the server's own
+fields) and a `version` that every save increments. `save_game` succeeds only if the row still
+has the version it was loaded at (``UPDATE ... WHERE id = ? AND version = ?``), in the same
+transaction as the move-log rows and the result, so two tabs or two server processes can
+never both apply a move to the same version. Player ids arrive here already hashed.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+JSON = dict[str, Any]
+
+
+class StaleVersion(Exception):
+    """The game changed since it was loaded; nothing was written."""
+
+
+class StoreError(Exception):
+    """The store cannot be opened or used (bad URL, unreachable server, damaged file)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One saved game as loaded. ``current`` marks the player's newest game of its kind."""
+
+    id: str
+    player: str
+    kind: str
+    version: int
+    state: JSON
+    finished: bool
+    current: bool
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a finished game leaves behind. ``variant`` is the Poker Squares table, or the
+    number of players for Kings Corner; ``total`` is the score (None when it has none)."""
+
+    variant: str
+    total: int | None
+    practice: bool
+    summary: JSON
+
+
+@dataclass(frozen=True)
+class ResultRecord:
+    game_id: str
+    kind: str
+    variant: str
+    total: int | None
+    practice: bool
+    summary: JSON
+    finished_at: str
+
+
+class Store(ABC):
+    """The small interface the routes use; `SqlStore` implements it for SQLite and PostgreSQL."""
+
+    @abstractmethod
+    def create_player(self, player: str) -> None: ...
+
+    @abstractmethod
+    def has_player(self, player: str) -> bool: ...
+
+    @abstractmethod
+    def create_game(
+        self, player: str, kind: str, state: JSON, *, finished: bool, log: Sequence[JSON] = ()
+    ) -> GameRecord:
+        """Save a new game as the player's current game of ``kind`` (the previous current one
+        stays saved but is no longer current)."""
+
+    @abstractmethod
+    def load_game(self, game_id: str, player: str) -> GameRecord | None:
+        """The game if it exists and belongs to ``player``; otherwise None (never tell which)."""
+
+    @abstractmethod
+    def save_game(
+        self,
+        game: GameRecord,
+        state: JSON,
+        *,
+        finished: bool,
+        log: Sequence[JSON] = (),
+        result: Result | None = None,
+    ) -> GameRecord:
+        """Write ``state`` as version ``game.version + 1`` if the row is still at
+        ``game.version``, append ``log`` to the move log and upsert ``result``, all in one
+        transaction. Raises `StaleVersion` (changing nothing) otherwise."""
+
+    @abstractmethod
+    def current_game(self, player: str, kind: str) -> GameRecord | None:
+        """The player's current game of ``kind`` if it is unfinished."""
+
+    @abstractmethod
+    def results(
+        self, player: str, kind: str, *, variant: str | None = None, limit: int
+    ) -> list[ResultRecord]:
+        """The player's results of ``kind`` (and ``variant`` if given), newest first."""
+
+    @abstractmethod
+    def best_scores(self, player: str, kind: str) -> Mapping[tuple[str, bool], int]:
+        """Best total per (variant, practice) over every result of ``kind``."""
+
+    @abstractmethod
+    def move_log(self, game_id: str) -> list[JSON]:
+        """Every log entry of a game, oldest first (for replay and analysis)."""
+
+    @abstractmethod
+    def close(self) -> None: ...

@@ -1,0 +1,256 @@
+"""`SqlStore`: the store's SQL, shared by SQLite and PostgreSQL.
+
+The statements are plain SQL both databases accept (``?`` placeholders are rewritten for
+psycopg); JSON is kept as text, flags as 0/1 integers and times as ISO-8601 UTC text, so the
+two backends behave the same. Subclasses supply connections and transactions.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from .base import JSON, GameRecord, Result, ResultRecord, StaleVersion, Store
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS players (
+        id TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        player TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        finished INTEGER NOT NULL,
+        current INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS games_by_player ON games (player, kind, created_at)",
+    # At most one current game per player and kind, even with several server processes.
+    "CREATE UNIQUE INDEX IF NOT EXISTS games_current ON games (player, kind) WHERE current = 1",
+    """CREATE TABLE IF NOT EXISTS moves (
+        game_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        entry TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (game_id, version, idx))""",
+    """CREATE TABLE IF NOT EXISTS results (
+        game_id TEXT PRIMARY KEY,
+        player TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        total INTEGER,
+        practice INTEGER NOT NULL,
+        summary TEXT NOT NULL,
+        finished_at TEXT NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS results_by_player ON results (player, kind, finished_at)",
+)
+
+_GAME_COLUMNS = "id, player, kind, version, state, finished, current, created_at, updated_at"
+
+
+class Tx(Protocol):
+    """The part of a DB-API cursor the store uses inside a transaction."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ...) -> Any: ...
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    @property
+    def rowcount(self) -> int: ...
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _dump(data: JSON) -> str:
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def _game(row: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        id=row[0],
+        player=row[1],
+        kind=row[2],
+        version=int(row[3]),
+        state=json.loads(row[4]),
+        finished=bool(row[5]),
+        current=bool(row[6]),
+        created_at=row[7],
+        updated_at=row[8],
+    )
+
+
+class SqlStore(Store):
+    """`Store` over any DB-API database; subclasses give `transaction` and `_conflict`."""
+
+    placeholder = "?"
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[Tx]:
+        """A cursor inside one write transaction: committed on leaving, rolled back on an
+        error."""
+
+    @abstractmethod
+    def reading(self) -> AbstractContextManager[Tx]:
+        """A cursor for reads that need no write lock (each statement sees committed data)."""
+
+    def _is_conflict(self, exc: Exception) -> bool:
+        """True for a unique-key violation (another process created a game at once)."""
+        return False
+
+    def _sql(self, sql: str) -> str:
+        return sql if self.placeholder == "?" else sql.replace("?", self.placeholder)
+
+    def _run(self, tx: Tx, sql: str, params: Sequence[Any] = ()) -> Tx:
+        tx.execute(self._sql(sql), tuple(params))
+        return tx
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        with self.reading() as tx:
+            return self._run(tx, sql, params).fetchall()
+
+    def create_schema(self) -> None:
+        with self.transaction() as tx:
+            for statement in SCHEMA:
+                self._run(tx, statement)
+
+    # -- players -----------------------------------------------------------------------
+    def create_player(self, player: str) -> None:
+        with self.transaction() as tx:
+            self._run(tx, "INSERT INTO players (id, created_at) VALUES (?, ?)", (player, now()))
+
+    def has_player(self, player: str) -> bool:
+        return bool(self._rows("SELECT 1 FROM players WHERE id = ?", (player,)))
+
+    # -- games -------------------------------------------------------------------------
+    def create_game(
+        self, player: str, kind: str, state: JSON, *, finished: bool, log: Sequence[JSON] = ()
+    ) -> GameRecord:
+        for attempt in range(3):
+            try:
+                return self._create_game(player, kind, state, finished, log)
+            except Exception as exc:
+                if attempt == 2 or not self._is_conflict(exc):
+                    raise
+        raise AssertionError("unreachable")
+
+    def _create_game(
+        self, player: str, kind: str, state: JSON, finished: bool, log: Sequence[JSON]
+    ) -> GameRecord:
+        game_id = secrets.token_urlsafe(12)
+        at = now()
+        with self.transaction() as tx:
+            self._run(
+                tx,
+                "UPDATE games SET current = 0 WHERE player = ? AND kind = ? AND current = 1",
+                (player, kind),
+            )
+            self._run(
+                tx,
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, player, kind, 1, _dump(state), int(finished), 1, at, at),
+            )
+            self._log(tx, game_id, 1, log, at)
+        return GameRecord(game_id, player, kind, 1, state, finished, True, at, at)
+
+    def load_game(self, game_id: str, player: str) -> GameRecord | None:
+        rows = self._rows(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ? AND player = ?", (game_id, player)
+        )
+        return _game(rows[0]) if rows else None
+
+    def save_game(
+        self,
+        game: GameRecord,
+        state: JSON,
+        *,
+        finished: bool,
+        log: Sequence[JSON] = (),
+        result: Result | None = None,
+    ) -> GameRecord:
+        at = now()
+        version = game.version + 1
+        with self.transaction() as tx:
+            changed = self._run(
+                tx,
+                "UPDATE games SET state = ?, version = ?, finished = ?, updated_at = ? "
+                "WHERE id = ? AND player = ? AND version = ?",
+                (_dump(state), version, int(finished), at, game.id, game.player, game.version),
+            ).rowcount
+            if changed != 1:
+                raise StaleVersion(game.id)
+            self._log(tx, game.id, version, log, at)
+            if result is not None:
+                self._result(tx, game, result, at)
+        return GameRecord(
+            game.id, game.player, game.kind, version, state, finished, game.current,
+            game.created_at, at,
+        )  # fmt: skip
+
+    def _log(self, tx: Tx, game_id: str, version: int, log: Sequence[JSON], at: str) -> None:
+        for i, entry in enumerate(log):
+            self._run(
+                tx,
+                "INSERT INTO moves (game_id, version, idx, entry, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, version, i, _dump(entry), at),
+            )
+
+    def _result(self, tx: Tx, game: GameRecord, r: Result, at: str) -> None:
+        # A Poker Squares deal can be undone after it ended and finished again: the latest
+        # finish is the game's result.
+        self._run(
+            tx,
+            "INSERT INTO results (game_id, player, kind, variant, total, practice, summary, "
+            "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+            "variant = excluded.variant, total = excluded.total, practice = excluded.practice, "
+            "summary = excluded.summary, finished_at = excluded.finished_at",
+            (game.id, game.player, game.kind, r.variant, r.total, int(r.practice),
+             _dump(r.summary), at),
+        )  # fmt: skip
+
+    def current_game(self, player: str, kind: str) -> GameRecord | None:
+        rows = self._rows(
+            f"SELECT {_GAME_COLUMNS} FROM games "
+            "WHERE player = ? AND kind = ? AND current = 1 AND finished = 0",
+            (player, kind),
+        )
+        return _game(rows[0]) if rows else None
+
+    def move_log(self, game_id: str) -> list[JSON]:
+        rows = self._rows(
+            "SELECT entry FROM moves WHERE game_id = ? ORDER BY version, idx", (game_id,)
+        )
+        return [json.loads(r[0]) for r in rows]
+
+    # -- results -----------------------------------------------------------------------
+    def results(
+        self, player: str, kind: str, *, variant: str | None = None, limit: int
+    ) -> list[ResultRecord]:
+        where, params = "player = ? AND kind = ?", [player, kind]
+        if variant is not None:
+            where += " AND variant = ?"
+            params.append(variant)
+        rows = self._rows(
+            "SELECT game_id, kind, variant, total, practice, summary, finished_at FROM results "
+            f"WHERE {where} ORDER BY finished_at DESC, game_id LIMIT ?",
+            (*params, limit),
+        )
+        return [
+            ResultRecord(r[0], r[1], r[2], r[3], bool(r[4]), json.loads(r[5]), r[6]) for r in rows
+        ]
+
+    def best_scores(self, player: str, kind: str) -> Mapping[tuple[str, bool], int]:
+        rows = self._rows(
+            "SELECT variant, practice, MAX(total) FROM results WHERE player = ? AND kind = ? "
+            "AND total IS NOT NULL GROUP BY variant, practice",
+            (player, kind),
+        )
+        return {(r[0], bool(r[1])): int(r[2]) for r in rows}
