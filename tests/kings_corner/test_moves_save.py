@@ -118,3 +118,12 @@ def test_view_keys_are_the_contract() -> None:
     assert json.loads(json.dumps(v)) == v
     with pytest.raises(ValueError, match="seat must be"):
         view(deal(3, STANDARD, 5), 3)
+
+
+def test_module_docstring_example_runs() -> None:
+    import doctest
+
+    import cardtable.kings_corner as kc
+
+    result = doctest.testmod(kc)
+    assert result.attempted and not result.failed

@@ -26,6 +26,7 @@ from cardtable.kings_corner import (
     undo,
     view,
 )
+from cardtable.kings_corner.engine import is_blocked
 from cardtable.kings_corner.moves import PLACE, SHIFT
 
 ALL_MOVES: list[Move] = [Move.end(), *(m for row in (*PLACE, *SHIFT) for m in row)]
@@ -40,10 +41,10 @@ rules_st = st.builds(
 )
 
 
-def choose(state: State, rng: random.Random) -> Move:
+def choose(state: State, rng: random.Random, end_chance: float = 0.1) -> Move:
     ms = legal_moves(state)
     plays = [m for m in ms if not m.is_end]
-    if plays and (len(plays) == len(ms) or rng.random() < 0.9):
+    if plays and (len(plays) == len(ms) or rng.random() >= end_chance):
         return rng.choice(plays)
     return Move.end()
 
@@ -88,6 +89,14 @@ def check_invariants(s: State, rng: random.Random) -> None:
     if not s.is_over:
         assert legal_moves(s), "a running round always has a legal move"
     assert State.from_dict(json.loads(json.dumps(s.to_dict()))) == s
+    # KC-20's detector agrees with legal_moves: blocked iff no seat has a non-end move.
+    free = Rules(pile_moves=s.rules.pile_moves)
+    anyone = any(
+        not m.is_end
+        for i in range(s.players)
+        for m in legal_moves(State(free, s.players, i, 1, s._hands, s._piles, ()))
+    )
+    assert is_blocked(s._hands, s._piles, s.rules.pile_moves) == (not anyone)
     seat = rng.randrange(s.players)
     v = view(s, seat)
     if not s.is_over:  # once over, penalties (the score) reveal what was left in hand
@@ -97,9 +106,15 @@ def check_invariants(s: State, rng: random.Random) -> None:
     assert view(rebuilt, seat) == dict(v, can_undo=False)
 
 
-@settings(max_examples=40, deadline=None)
-@given(rules=rules_st, players=st.integers(2, 4), seed=st.integers(0, 2**32), pseed=st.integers())
-def test_random_games(rules: Rules, players: int, seed: int, pseed: int) -> None:
+@settings(max_examples=120, deadline=None)
+@given(
+    rules=rules_st,
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32),
+    pseed=st.integers(),
+    end_chance=st.sampled_from([0.05, 0.3, 0.6]),
+)
+def test_random_games(rules: Rules, players: int, seed: int, pseed: int, end_chance: float) -> None:
     """Invariants on every step of random games; undo restores the turn start exactly;
     every game ends."""
     rng = random.Random(pseed)
@@ -112,7 +127,7 @@ def test_random_games(rules: Rules, players: int, seed: int, pseed: int) -> None
         if s.can_undo and rng.random() < 0.05:
             s = undo(s)
             continue
-        move = choose(s, rng)
+        move = choose(s, rng, end_chance)
         if move.is_end:
             back = s
             while back.can_undo:
@@ -126,7 +141,7 @@ def test_random_games(rules: Rules, players: int, seed: int, pseed: int) -> None
     assert all(s.penalties[w] == min(s.penalties) for w in s.winners)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(rules=rules_st, players=st.integers(2, 4), seed=st.integers(0, 2**32))
 def test_legal_moves_are_exactly_the_accepted_moves(rules: Rules, players: int, seed: int) -> None:
     """Along a random game, `legal_moves` equals the set of well-formed moves `play`
