@@ -1,0 +1,97 @@
+/**
+ * The only module that talks to the server (docs/api.md). It keeps the anonymous player id
+ * (through settings.js, so a browser without storage keeps it in memory) and turns error
+ * answers into `ApiError` with the contract's `code`.
+ */
+
+import { storageGet, storageSet } from "./settings.js";
+
+const PLAYER_KEY = "cardtable.player";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.message || body?.code || `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.code || (status === 0 ? "network" : "unknown");
+    this.current = body?.current ?? null;
+  }
+}
+
+export function hasPlayer() {
+  return Boolean(storageGet(PLAYER_KEY));
+}
+
+async function send(method, path, body, playerId) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (playerId) headers["X-Player-Id"] = playerId;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError(0, { code: "network" });
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+let creating = null;
+
+async function playerId() {
+  const known = storageGet(PLAYER_KEY);
+  if (known) return known;
+  if (!creating) {
+    creating = send("POST", "/api/players").then(
+      (data) => {
+        storageSet(PLAYER_KEY, data.player_id);
+        creating = null;
+        return data.player_id;
+      },
+      (err) => {
+        creating = null;
+        throw err;
+      },
+    );
+  }
+  return creating;
+}
+
+/** A call on behalf of this browser's player; an unknown id (a reset server) is replaced once. */
+async function call(method, path, body) {
+  const id = await playerId();
+  try {
+    return await send(method, path, body, id);
+  } catch (err) {
+    if (err.code !== "no_player") throw err;
+    storageSet(PLAYER_KEY, null);
+    return send(method, path, body, await playerId());
+  }
+}
+
+export const api = {
+  continueGames: () => call("GET", "/api/continue"),
+  newPokerSquares: (table, target, replayOf = null) =>
+    call("POST", "/api/poker-squares/games", { table, target, replay_of: replayOf }),
+  getPokerSquares: (id) => call("GET", `/api/poker-squares/games/${encodeURIComponent(id)}`),
+  place: (game, row, col) =>
+    call("POST", `/api/poker-squares/games/${encodeURIComponent(game.id)}/moves`, {
+      version: game.version,
+      row,
+      col,
+    }),
+  undo: (game) =>
+    call("POST", `/api/poker-squares/games/${encodeURIComponent(game.id)}/undo`, {
+      version: game.version,
+    }),
+  hint: (game) =>
+    call("POST", `/api/poker-squares/games/${encodeURIComponent(game.id)}/hint`, {
+      version: game.version,
+    }),
+  pokerSquaresScores: () => call("GET", "/api/poker-squares/scores"),
+};

@@ -1,0 +1,73 @@
+/**
+ * Translations: loads assets/i18n/<lang>.json and fills the page.
+ *
+ * Markup asks for text with `data-i18n="key"` (text content) and
+ * `data-i18n-attr="aria-label:key; title:key"` (attributes). Script code calls `t(key, params)`;
+ * `{name}` in a string is replaced by `params.name`. A key missing from the chosen language
+ * falls back to English, then to the key itself, so a gap shows up instead of breaking.
+ */
+
+export const LANGUAGES = ["en", "ja"];
+const cache = new Map();
+let strings = {};
+let english = {};
+let current = "en";
+
+async function fetchStrings(lang) {
+  if (!cache.has(lang)) {
+    const url = new URL(`../i18n/${lang}.json`, import.meta.url);
+    cache.set(
+      lang,
+      fetch(url).then((r) => {
+        if (!r.ok) throw new Error(`i18n ${lang}: HTTP ${r.status}`);
+        return r.json();
+      }),
+    );
+  }
+  return cache.get(lang);
+}
+
+/** "ja" when the browser prefers Japanese, else "en". */
+export function browserLanguage() {
+  const pref = (navigator.language || "en").toLowerCase();
+  return pref.startsWith("ja") ? "ja" : "en";
+}
+
+export async function loadLanguage(lang) {
+  const chosen = LANGUAGES.includes(lang) ? lang : "en";
+  const [en, own] = await Promise.all([fetchStrings("en"), fetchStrings(chosen)]);
+  english = en;
+  strings = own;
+  current = chosen;
+  return chosen;
+}
+
+export function currentLanguage() {
+  return current;
+}
+
+export function t(key, params) {
+  let text = strings[key] ?? english[key] ?? key;
+  if (params) {
+    text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  }
+  return text;
+}
+
+/** Fills every [data-i18n] and [data-i18n-attr] under `root`, and shows the blocks written
+ * in the current language ([data-lang-block]) while hiding the others. */
+export function applyTranslations(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    el.textContent = t(el.dataset.i18n);
+  }
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of el.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":").map((s) => s.trim());
+      if (attr && key) el.setAttribute(attr, t(key));
+    }
+  }
+  for (const el of root.querySelectorAll("[data-lang-block]")) {
+    el.hidden = el.dataset.langBlock !== current;
+  }
+  if (root === document) document.documentElement.lang = current;
+}

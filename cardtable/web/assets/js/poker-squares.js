@@ -1,0 +1,406 @@
+/**
+ * The Poker Squares screen: choose table and target, deal, place, hint, undo, pause, the end
+ * of the deal, best scores and replay. It renders the server's view and sends moves; the
+ * server decides legality and computes hints (docs/api.md).
+ */
+
+import { api, hasPlayer } from "./api.js";
+import { cardFaceSvg, cardName } from "./cards.js";
+import { t } from "./i18n.js";
+import { initPage, onLanguageChange } from "./page.js";
+import { createBoard, lineName } from "./ps-board.js";
+import { bestScoresTable, renderEnd, targetResult } from "./ps-end.js";
+import { playSound } from "./sound.js";
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  game: null, // {id, version, view}
+  hint: null,
+  estimates: null,
+  highlight: null,
+  paused: false,
+  busy: false,
+  scores: null,
+  screen: "setup",
+};
+
+let board;
+let liveTimer = 0;
+
+function announce(text) {
+  const live = $("live");
+  live.textContent = "";
+  clearTimeout(liveTimer);
+  liveTimer = setTimeout(() => {
+    live.textContent = text;
+  }, 30);
+}
+
+function showError(key) {
+  $("error").textContent = key ? t(key) : "";
+  if (key) playSound("error");
+}
+
+// --- drawing -------------------------------------------------------------------------------
+
+function renderStatus(view) {
+  const current = $("current-card");
+  if (view.card) {
+    if (current.dataset.card !== view.card) current.innerHTML = cardFaceSvg(view.card);
+    current.dataset.card = view.card;
+    current.setAttribute("aria-label", t("ps.current_card_name", { card: cardName(view.card) }));
+  } else {
+    current.innerHTML = "";
+    delete current.dataset.card;
+    current.setAttribute("aria-label", t("ps.no_card"));
+  }
+  current.classList.toggle("none", !view.card);
+  $("cards-left").textContent = String(view.cards_left);
+  $("deck").setAttribute("aria-label", t("ps.cards_left_name", { n: view.cards_left }));
+  $("fact-table").textContent = t(`ps.table.${view.table}`);
+  $("fact-target").textContent = t("ps.target_value", {
+    level: t(`ps.target.${view.target.level}`),
+    points: view.target.points,
+  });
+  $("fact-total").textContent = String(view.total);
+  $("practice-marker").hidden = !view.practice;
+  $("replay-marker").hidden = !view.replay;
+  $("practice-note").hidden = !view.practice || view.is_over;
+}
+
+function renderCaption(view) {
+  const caption = $("line-caption");
+  const line = state.highlight;
+  if (line === null) {
+    caption.textContent = "";
+    return;
+  }
+  const points = view.line_scores[line];
+  caption.textContent =
+    points === null
+      ? t("ps.caption_incomplete", { line: lineName(line) })
+      : t("ps.caption_line", {
+          line: lineName(line),
+          hand: t(`hand.${view.line_hands[line]}`),
+          points,
+        });
+}
+
+function renderControls(view) {
+  const playing = !view.is_over;
+  $("hint-btn").disabled = !playing || state.paused;
+  $("undo-btn").disabled = !view.can_undo || state.paused;
+  $("pause-btn").disabled = !playing;
+  $("pause-btn").setAttribute("aria-pressed", String(state.paused));
+  $("pause-label").textContent = t(state.paused ? "ps.resume" : "ps.pause");
+  $("pause-overlay").hidden = !state.paused;
+}
+
+function render() {
+  const game = state.game;
+  if (!game) return;
+  const view = game.view;
+  board.render(view, {
+    hint: state.hint,
+    estimates: state.estimates,
+    highlight: state.highlight,
+    paused: state.paused,
+  });
+  renderStatus(view);
+  renderCaption(view);
+  renderControls(view);
+  const end = $("end");
+  end.hidden = !view.is_over;
+  $("play").classList.toggle("over", view.is_over);
+  if (view.is_over) {
+    renderEnd(end, view, state.scores, {
+      onLine: toggleHighlight,
+      onReplay: replay,
+      onNewDeal: showSetup,
+      highlight: state.highlight,
+    });
+  }
+}
+
+function renderSetup() {
+  const box = $("continue-box");
+  const game = state.game;
+  const unfinished = game && !game.view.is_over;
+  box.hidden = !unfinished;
+  $("new-note").hidden = !unfinished;
+  if (unfinished) {
+    $("continue-text").textContent = t("ps.continue_text", {
+      placed: game.view.placed,
+      table: t(`ps.table.${game.view.table}`),
+      total: game.view.total,
+    });
+  }
+  const best = $("best-setup");
+  const table = bestScoresTable(state.scores);
+  const anyScore =
+    state.scores && Object.values(state.scores).some((s) => s && (s.best !== null || s.best_practice !== null));
+  best.hidden = !anyScore;
+  if (anyScore) {
+    const h = document.createElement("h2");
+    h.textContent = t("ps.best_title");
+    best.replaceChildren(h, table);
+  }
+}
+
+// --- screens -------------------------------------------------------------------------------
+
+function showSetup() {
+  state.screen = "setup";
+  $("play").hidden = true;
+  $("setup").hidden = false;
+  renderSetup();
+  const game = state.game;
+  if (game) {
+    for (const name of ["table", "target"]) {
+      const value = name === "table" ? game.view.table : game.view.target.level;
+      const input = document.querySelector(`input[name=${name}][value=${value}]`);
+      if (input) input.checked = true;
+    }
+  }
+  const first = !$("continue-box").hidden ? $("continue-btn") : $("deal-btn");
+  first.focus();
+}
+
+function showPlay() {
+  state.screen = "play";
+  $("setup").hidden = true;
+  $("play").hidden = false;
+  render();
+}
+
+// --- actions -------------------------------------------------------------------------------
+
+function adopt(game) {
+  const previous = state.game;
+  if (!previous || previous.id !== game.id || previous.version !== game.version) {
+    state.hint = null;
+    state.estimates = null;
+  }
+  if (!previous || previous.id !== game.id) {
+    state.highlight = null;
+    state.paused = false;
+  }
+  state.game = game;
+}
+
+function handleError(err) {
+  const code = err && err.code;
+  if (code === "stale_version" && err.current) {
+    adopt(err.current);
+    render();
+    showError("error.stale_version");
+  } else if (code === "illegal_move") {
+    showError("error.illegal_move");
+    refresh();
+  } else if (code === "not_found" || code === "no_player") {
+    state.game = null;
+    showError("error.not_found");
+    showSetup();
+  } else if (code === "network" || code === "rate_limited") {
+    showError(`error.${code}`);
+  } else {
+    showError("error.unknown");
+  }
+}
+
+async function run(task) {
+  if (state.busy) return;
+  state.busy = true;
+  document.body.classList.add("busy");
+  try {
+    await task();
+  } catch (err) {
+    handleError(err);
+  } finally {
+    state.busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+async function refresh() {
+  if (!state.game) return;
+  try {
+    adopt(await api.getPokerSquares(state.game.id));
+    render();
+  } catch (err) {
+    if (err.code !== "illegal_move") handleError(err);
+  }
+}
+
+async function loadScores() {
+  try {
+    state.scores = await api.pokerSquaresScores();
+  } catch {
+    state.scores = null;
+  }
+}
+
+function deal(table, target, replayOf = null) {
+  return run(async () => {
+    const game = await api.newPokerSquares(table, target, replayOf);
+    showError(null);
+    adopt(game);
+    showPlay();
+    board.setCursor(0, 0, true);
+    announce(t("ps.next", { card: cardName(game.view.card) }));
+    performance.mark("ps-grid-interactive");
+  });
+}
+
+function replay() {
+  const game = state.game;
+  if (game) deal(game.view.table, game.view.target.level, game.id);
+}
+
+function place(row, col) {
+  const game = state.game;
+  if (!game || state.screen !== "play" || game.view.is_over) return;
+  if (state.paused) {
+    announce(t("ps.paused_announce"));
+    return;
+  }
+  if (game.view.grid[row][col]) {
+    announce(t("ps.occupied"));
+    return;
+  }
+  const card = game.view.card;
+  run(async () => {
+    const next = await api.place(game, row, col);
+    showError(null);
+    adopt(next);
+    if (next.view.is_over) await loadScores();
+    render();
+    playSound(next.view.is_over ? "end" : "place");
+    let text = t("ps.placed", { card: cardName(card), row: row + 1, col: col + 1 });
+    if (next.view.is_over) {
+      const result = targetResult(next.view);
+      text += ` ${t("ps.end_announce", { total: next.view.total, result })}`;
+    } else {
+      text += ` ${t("ps.next", { card: cardName(next.view.card) })}`;
+    }
+    announce(text);
+  });
+}
+
+function undo() {
+  const game = state.game;
+  if (!game || state.paused || !game.view.can_undo) return;
+  const [row, col] = game.view.last_placed;
+  const card = game.view.grid[row][col];
+  run(async () => {
+    adopt(await api.undo(game));
+    showError(null);
+    render();
+    board.setCursor(row, col, board.contains(document.activeElement));
+    playSound("undo");
+    announce(t("ps.undone", { card: cardName(card), row: row + 1, col: col + 1 }));
+  });
+}
+
+function hint() {
+  const game = state.game;
+  if (!game || state.paused || game.view.is_over) return;
+  run(async () => {
+    const answer = await api.hint(game);
+    showError(null);
+    adopt(answer.game);
+    state.hint = answer.hint;
+    state.estimates = new Map(answer.estimates.map((e) => [`${e.row},${e.col}`, e.estimate]));
+    render();
+    const focusBoard = board.contains(document.activeElement) || document.activeElement === document.body;
+    board.setCursor(answer.hint.row, answer.hint.col, focusBoard);
+    playSound("hint");
+    announce(t("ps.hint_announce", { row: answer.hint.row + 1, col: answer.hint.col + 1 }));
+  });
+}
+
+function togglePause() {
+  const game = state.game;
+  if (!game || game.view.is_over || state.screen !== "play") return;
+  state.paused = !state.paused;
+  render();
+  announce(t(state.paused ? "ps.paused_announce" : "ps.resumed_announce"));
+}
+
+function toggleHighlight(line) {
+  state.highlight = state.highlight === line ? null : line;
+  render();
+  if (state.highlight !== null) announce($("line-caption").textContent);
+}
+
+function clearSelection() {
+  if (state.highlight !== null) state.highlight = null;
+  else {
+    state.hint = null;
+    state.estimates = null;
+  }
+  render();
+}
+
+// --- wiring --------------------------------------------------------------------------------
+
+function isTyping(target) {
+  return target instanceof HTMLElement && target.closest("input, select, textarea, dialog");
+}
+
+function onKey(ev) {
+  if (state.screen !== "play" || ev.altKey || ev.ctrlKey || ev.metaKey || isTyping(ev.target)) return;
+  const key = ev.key.toLowerCase();
+  if (key === "h") hint();
+  else if (key === "z") undo();
+  else if (key === "p") togglePause();
+  else if (key === "escape") clearSelection();
+  else if (/^[1-5]$/.test(key)) {
+    const [row] = board.cursor();
+    board.setCursor(Math.min(row, 4), Number(key) - 1, true);
+  } else return;
+  ev.preventDefault();
+}
+
+function wire() {
+  board = createBoard($("board"), { onCell: place, onLine: toggleHighlight });
+  $("setup-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const form = new FormData(ev.target);
+    deal(form.get("table"), form.get("target"));
+  });
+  $("continue-btn").addEventListener("click", () => {
+    showPlay();
+    board.focus();
+  });
+  $("hint-btn").addEventListener("click", hint);
+  $("undo-btn").addEventListener("click", undo);
+  $("pause-btn").addEventListener("click", togglePause);
+  $("new-deal-btn").addEventListener("click", showSetup);
+  // The current card or the margin around the grid clears a line highlight (SPEC PS-11).
+  $("current-card").addEventListener("click", () => state.highlight !== null && toggleHighlight(state.highlight));
+  $("board-wrap").addEventListener("click", (ev) => {
+    if (ev.target === ev.currentTarget && state.highlight !== null) toggleHighlight(state.highlight);
+  });
+  document.addEventListener("keydown", onKey);
+  onLanguageChange(() => (state.screen === "play" ? render() : renderSetup()));
+}
+
+async function start() {
+  await initPage();
+  wire();
+  if (hasPlayer()) {
+    try {
+      const [saved, scores] = await Promise.all([api.continueGames(), api.pokerSquaresScores()]);
+      state.scores = scores;
+      if (saved.poker_squares) adopt(saved.poker_squares);
+    } catch (err) {
+      if (err.code !== "no_player") handleError(err);
+    }
+  }
+  showSetup();
+  performance.mark("ps-setup-ready");
+}
+
+start();
