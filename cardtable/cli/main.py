@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from cardtable import __version__
-from cardtable.cli import poker_squares_cmd, serve_cmd
+from cardtable.cli import bench_cmd, poker_squares_cmd, serve_cmd
 from cardtable.cli.errors import UsageError
 
 
@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cardtable {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     poker_squares_cmd.register(sub)
+    bench_cmd.register(sub)
     serve_cmd.register(sub)
     return parser
 

@@ -1,0 +1,162 @@
+"""Search on top of the learned evaluator: sampled futures, greedy playouts, successive halving.
+
+For each candidate cell, futures consistent with the player's view are sampled (the unseen
+cards shuffled by the seeded rng, so the hidden order of the stock is never used) and played to
+the end with the greedy evaluator policy; the same futures are shared by every candidate
+(common random numbers). Candidates that trail are dropped round by round (successive halving).
+With at most `EXACT_CELLS` empty cells the expectation is computed exactly instead.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from cardtable.poker_squares.abstract import MS_N, TB, ValueTable, line_key
+from cardtable.poker_squares.rollout import (
+    COL_OF,
+    LINE_CELLS,
+    ROW_OF,
+    Position,
+    deltas,
+    exact_value,
+    playout,
+)
+
+EXACT_CELLS = 3
+MAX_CANDIDATES = 8
+"""Hint search keeps at most this many cells (best by the evaluator) before playouts."""
+
+
+def static_estimate(pos: Position, vt: ValueTable) -> float:
+    """Points of complete lines plus learned values of the incomplete ones."""
+    tb = TB[pos.placed - 1]  # the card just placed was turned when pos.placed - 1 lay
+    est = float(pos.total)
+    for li in range(10):
+        ms = pos.lms[li]
+        if MS_N[ms] < 5:
+            k = line_key(
+                1 if li >= 5 else 0, tb, ms, pos.lst[li], pos.ru, pos.su, pos.avail, pos.mask
+            )
+            est += vt.value(k)
+    return est
+
+
+def _signature(pos: Position, cell: int) -> tuple[object, ...]:
+    """Cells with equal signatures lead to positions that are the same up to symmetry."""
+    out: list[object] = []
+    for li in (ROW_OF[cell], COL_OF[cell]):
+        empt = tuple(i for i, c in enumerate(LINE_CELLS[li]) if pos.cells[c] < 0)
+        out.append((pos.lms[li], pos.lst[li], empt))
+    return tuple(out)
+
+
+def cell_classes(pos: Position) -> dict[int, list[int]]:
+    """Empty cells grouped by signature: representative cell -> all cells of the group."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for cell in pos.empties():
+        groups.setdefault(_signature(pos, cell), []).append(cell)
+    return {cells[0]: cells for cells in groups.values()}
+
+
+def search(
+    pos: Position,
+    card: int,
+    vt: ValueTable,
+    pts: list[int],
+    budget: int,
+    rng: random.Random,
+    *,
+    all_cells: bool = False,
+    seconds: float | None = None,
+) -> tuple[dict[int, float], int]:
+    """Estimated final total per empty cell (card already seen in `pos`), and the chosen cell.
+
+    With `all_cells` every empty cell gets an estimate from the same number of playouts;
+    otherwise the estimates cover the candidates the search looked at, and the choice is the
+    best of the last round. `budget` counts playouts; with `seconds` the budget is set from the
+    measured playout speed instead.
+    """
+    classes = cell_classes(pos)
+    if len(pos.empties()) <= EXACT_CELLS:
+        exact = exact_value(pos, card, pts)
+        return _spread(exact, classes, all_cells), best_cell(exact)
+    static: dict[int, float] = {}
+    for rep in classes:
+        nxt = pos.copy()
+        nxt.put(rep, card, pts)
+        static[rep] = static_estimate(nxt, vt)
+    reps = sorted(classes, key=lambda c: -static[c])
+    if not all_cells:
+        d = deltas(pos, card, vt, pts)
+        reps.sort(key=lambda c: -(d[ROW_OF[c]] + d[COL_OF[c]]))
+        reps = reps[:MAX_CANDIDATES]
+    if len(reps) == 1 or (budget <= 0 and seconds is None):
+        est = {c: static[c] for c in reps}
+        return _spread(est, classes, all_cells), best_cell(est)
+
+    unseen = pos.unseen()
+    need = 25 - pos.placed - 1
+    sums = dict.fromkeys(reps, 0.0)
+    samples = 0
+    starts: dict[int, Position] = {}
+    for rep in reps:
+        nxt = pos.copy()
+        nxt.put(rep, card, pts)
+        starts[rep] = nxt
+
+    def run(alive: list[int], n: int) -> None:
+        nonlocal samples
+        for _ in range(n):
+            seq = rng.sample(unseen, need)
+            for c in alive:
+                sums[c] += playout(starts[c].copy(), seq, vt, pts)
+            samples += 1
+
+    alive = list(reps)
+    if seconds is not None:
+        t0 = time.perf_counter()
+        run(alive, 1)
+        per = (time.perf_counter() - t0) / len(alive)
+        budget = max(len(alive), int(seconds / max(per, 1e-6)))
+        budget -= len(alive)
+    if all_cells:
+        run(alive, max(1, budget // len(alive)))
+        est = {c: sums[c] / samples for c in alive}
+        return _spread(est, classes, all_cells), best_cell(est)
+
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    out: dict[int, float] = {}
+    for rnd in range(rounds):
+        per_cand = max(1, budget // (rounds * len(alive)))
+        run(alive, per_cand)
+        means = {c: sums[c] / samples for c in alive}
+        alive.sort(key=lambda c: -means[c])
+        if rnd == rounds - 1 or len(alive) <= 1:
+            out.update(means)
+            break
+        keep = max(1, (len(alive) + 1) // 2)
+        for c in alive[keep:]:
+            out[c] = means[c]
+        alive = alive[:keep]
+    return _spread(out, classes, all_cells), best_cell({c: out[c] for c in alive})
+
+
+def _spread(
+    est: dict[int, float], classes: dict[int, list[int]], all_cells: bool
+) -> dict[int, float]:
+    """Give every cell of a class its representative's estimate (all_cells), or keep reps."""
+    if not all_cells:
+        return est
+    out: dict[int, float] = {}
+    for rep, v in est.items():
+        for c in classes.get(rep, [rep]):
+            out[c] = v
+    # exact_value returns every cell already; keep any cell not covered by a class.
+    return dict(sorted(out.items()))
+
+
+def best_cell(est: dict[int, float]) -> int:
+    """The cell with the highest estimate; ties go to the lowest cell index."""
+    return min(est, key=lambda c: (-est[c], c))

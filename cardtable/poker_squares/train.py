@@ -1,0 +1,204 @@
+"""Learn the line-value tables of the hint engine by Monte Carlo self-play.
+
+    python -m cardtable.poker_squares.train --table american --seed 1 --games 200000
+
+Plays seeded random deals with an epsilon-greedy policy over the current values (epsilon
+starts at `--epsilon` and decays to 0 over the run); after each game every abstract line key
+that occurred is moved towards that line's final points (running mean, step size bounded
+below by 1/`--horizon` so that values follow the improving policy). Writes
+`cardtable/poker_squares/data/values-<table>.npz` (or `--out`). The same seed and game count
+give the same file. Timing on the development machine is in docs/hint-engine.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+from cardtable.poker_squares.abstract import (
+    MIXED,
+    MS_ADD,
+    MS_N,
+    TB,
+    ValueTable,
+    data_name,
+    line_key,
+    line_points,
+)
+from cardtable.poker_squares.hands import TABLES
+from cardtable.poker_squares.rollout import COL_OF, ROW_OF, Position
+
+DATA_DIR = Path(__file__).with_name("data")
+
+
+class Trainer:
+    """Accumulates running-mean values per abstract key."""
+
+    def __init__(self, table: str, horizon: int = 2000) -> None:
+        self.table = table
+        self.pts = line_points(table)
+        self.values: dict[int, float] = {}
+        self.counts: dict[int, int] = {}
+        self.horizon = horizon
+        self.games = 0
+        self.snapshot = ValueTable(table, {}, {})
+
+    def refresh(self) -> None:
+        """Rebuild the fallback (coarse) values used for keys not yet seen."""
+        snap = ValueTable.from_counts(self.table, self.values, self.counts)
+        self.snapshot = ValueTable(self.table, self.values, snap.coarse)
+
+    def play(self, rng: random.Random, epsilon: float) -> int:
+        """One self-play game; updates the values. Returns the final total."""
+        deck = list(range(52))
+        rng.shuffle(deck)
+        pos = Position()
+        pts = self.pts
+        vt = self.snapshot
+        fine = self.values
+        value = vt.value
+        lms = pos.lms
+        lst = pos.lst
+        cells = pos.cells
+        seen: list[tuple[int, int]] = []  # (key, line)
+        for p in range(25):
+            card = deck[p]
+            pos.see(card)
+            r = card % 13 + 1
+            s = card // 13
+            tb = TB[p]
+            ru = pos.ru
+            su = pos.su
+            avail = pos.avail
+            mask = pos.mask
+            old_k = [-1] * 10
+            new_k = [-1] * 10
+            d = [-1e9] * 10
+            for li in range(10):
+                ms = lms[li]
+                if MS_N[ms] == 5:
+                    continue
+                is_col = 1 if li >= 5 else 0
+                st = lst[li]
+                k = line_key(is_col, tb, ms, st, ru, su, avail, mask)
+                old_k[li] = k
+                old = fine.get(k)
+                if old is None:
+                    old = value(k)
+                ms2 = MS_ADD[ms * 14 + r]
+                st2 = s if st == -1 else (st if st == s else MIXED)
+                if MS_N[ms2] == 5:
+                    new = float(pts[2 * ms2 + (st2 != MIXED)])
+                else:
+                    k = line_key(is_col, tb, ms2, st2, ru, su, avail, mask)
+                    new_k[li] = k
+                    v = fine.get(k)
+                    new = value(k) if v is None else v
+                d[li] = new - old
+            empties = [c for c in range(25) if cells[c] < 0]
+            if p < 24 and rng.random() < epsilon:
+                cell = empties[rng.randrange(len(empties))]
+            else:
+                cell = empties[0]
+                bv = -1e18
+                for c in empties:
+                    v = d[ROW_OF[c]] + d[COL_OF[c]]
+                    if v > bv:
+                        bv = v
+                        cell = c
+            pos.put(cell, card, pts)
+            a = ROW_OF[cell]
+            b = COL_OF[cell]
+            for li in range(10):
+                k = new_k[li] if li in (a, b) else old_k[li]
+                if k >= 0:
+                    seen.append((k, li))
+        finals = [pts[2 * lms[li] + (lst[li] != MIXED)] for li in range(10)]
+        counts = self.counts
+        horizon = self.horizon
+        for k, li in seen:
+            n = counts.get(k, 0) + 1
+            counts[k] = n
+            g = finals[li]
+            if n == 1:
+                fine[k] = float(g)
+            else:
+                fine[k] += (g - fine[k]) / (n if n < horizon else horizon)
+        self.games += 1
+        return pos.total
+
+    def table_out(self, min_count: int) -> ValueTable:
+        return ValueTable.from_counts(
+            self.table, self.values, self.counts, min_count=min_count, games=self.games
+        )
+
+
+def train(
+    table: str,
+    games: int,
+    seed: int,
+    *,
+    epsilon: float = 0.5,
+    horizon: int = 2000,
+    min_count: int = 3,
+    log: bool = True,
+) -> ValueTable:
+    """Self-play `games` games from `seed`; the learned table."""
+    rng = random.Random(seed)
+    tr = Trainer(table, horizon)
+    start = time.monotonic()
+    window: list[int] = []
+    explore_until = max(1, int(games * 0.8))
+    for g in range(games):
+        if g % 2000 == 0:
+            tr.refresh()
+        frac = g / explore_until
+        eps = epsilon * (1.0 - frac) ** 2 if frac < 1.0 else 0.0
+        window.append(tr.play(rng, eps))
+        if log and (g + 1) % 10000 == 0:
+            mean = sum(window) / len(window)
+            window.clear()
+            print(
+                f"{table} games {g + 1} eps {eps:.3f} mean(last 10k) {mean:.1f} "
+                f"keys {len(tr.values)} {time.monotonic() - start:.0f}s",
+                file=sys.stderr,
+                flush=True,
+            )
+    return tr.table_out(min_count)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--table", choices=sorted(TABLES), required=True)
+    ap.add_argument("--games", type=int, default=200000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--epsilon", type=float, default=0.5)
+    ap.add_argument("--horizon", type=int, default=2000)
+    ap.add_argument("--min-count", type=int, default=3)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+    start = time.monotonic()
+    vt = train(
+        args.table,
+        args.games,
+        args.seed,
+        epsilon=args.epsilon,
+        horizon=args.horizon,
+        min_count=args.min_count,
+    )
+    out = args.out or DATA_DIR / data_name(args.table)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(vt.to_bytes())
+    print(
+        f"wrote {out} ({len(vt.fine)} keys, {out.stat().st_size // 1024} KiB) "
+        f"in {time.monotonic() - start:.0f}s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
