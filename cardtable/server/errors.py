@@ -123,7 +123,8 @@ def install(app: FastAPI) -> None:
 
 
 def responses(*statuses: int, conflict: type[ErrorBody] | None = None) -> dict[int | str, Any]:
-    """OpenAPI ``responses`` for the error statuses a route can answer."""
+    """OpenAPI ``responses`` for the error statuses a route can answer (422 always: it
+    replaces FastAPI's default validation-error schema with ours)."""
     described = {
         401: "Missing or unknown X-Player-Id (`no_player`).",
         404: "No such game, or not yours (`not_found`).",
@@ -133,7 +134,7 @@ def responses(*statuses: int, conflict: type[ErrorBody] | None = None) -> dict[i
         422: "Malformed body (`invalid_request`).",
     }
     out: dict[int | str, Any] = {}
-    for status in statuses:
+    for status in sorted({*statuses, 422}):
         model: type[ErrorBody] = ErrorBody
         if status == 409 and conflict is not None:
             model = conflict

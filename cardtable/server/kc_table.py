@@ -131,7 +131,9 @@ class Table:
 
     def next_round(self) -> Table:
         match = self.match.next_round()
-        return replace(self, match=match, revealed=_first_shown(self.seats, match), steps=0)
+        # The log shows the current round only: the cards it names are on this round's piles.
+        shown = _first_shown(self.seats, match)
+        return replace(self, match=match, revealed=shown, log=(), steps=0)
 
     def trimmed(self, keep: int) -> Table:
         return replace(self, log=self.log[-keep:]) if len(self.log) > keep else self

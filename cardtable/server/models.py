@@ -177,9 +177,16 @@ class KCMove(Request):
     move: str = Field(min_length=1, max_length=16, description='"9H>N", "E>NW" or "end".')
 
 
-class SeatOut(Response):
-    kind: Literal["human", "computer"]
-    strength: Strength | None = None
+class HumanSeatOut(Response):
+    kind: Literal["human"]
+
+
+class ComputerSeatOut(Response):
+    kind: Literal["computer"]
+    strength: Strength
+
+
+SeatOut = Annotated[HumanSeatOut | ComputerSeatOut, Field(discriminator="kind")]
 
 
 class RulesOut(Response):

@@ -15,12 +15,15 @@ from typing import Any
 from fastapi import APIRouter
 
 from cardtable import kings_corner as kc
+from cardtable.kings_corner.cpu import choose_move
 
 from . import games
 from .errors import illegal, invalid, responses, wrong_phase
 from .kc_table import MAX_COMPUTER_STEPS, Entry, Table
 from .models import (
+    ComputerSeatOut,
     CustomRules,
+    HumanSeatOut,
     KCConflict,
     KCGame,
     KCLogEntry,
@@ -32,7 +35,6 @@ from .models import (
     KCRoundResult,
     KCStep,
     KCView,
-    SeatOut,
     VersionOnly,
 )
 from .players import PlayerDep
@@ -56,16 +58,14 @@ def _render(game_id: str, version: int, table: Table, step: KCStep | None) -> KC
     m = table.match
     results = [
         KCRoundResult(
-            penalties=list(r),
-            winners=[i for i, p in enumerate(r) if p == min(r)],
-            blocked=min(r) > 0,  # whoever goes out holds nothing: a round without a 0 was blocked
+            penalties=list(r.penalties), winners=list(r.winners), blocked=r.ending == "blocked"
         )
-        for r in m.results
+        for r in m.round_results
     ]
     return KCGame(
         id=game_id,
         version=version,
-        seats=[SeatOut(kind=k, strength=s) for k, s in table.seats],  # type: ignore[arg-type]
+        seats=[seat_out(k, s) for k, s in table.seats],
         phase=table.phase,  # type: ignore[arg-type]
         viewer=table.viewer,
         view=KCView.model_validate(table.view()),
@@ -79,6 +79,12 @@ def _render(game_id: str, version: int, table: Table, step: KCStep | None) -> KC
         log=[KCLogEntry.model_validate(e) for e in table.log],
         step=step,
     )
+
+
+def seat_out(kind: str, strength: str | None) -> HumanSeatOut | ComputerSeatOut:
+    if kind == "computer":
+        return ComputerSeatOut(kind="computer", strength=strength)  # type: ignore[arg-type]
+    return HumanSeatOut(kind="human")
 
 
 def _result(table: Table) -> Result | None:
@@ -220,27 +226,23 @@ def computer_step(
     game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
 ) -> KCGame:
     """One move of the computer seat to play; the answer's ``step`` says which."""
-    from cardtable.kings_corner.cpu import choose_move
-
     record, table = _open(store, game_id, player, body.version)
     _require(table, "computer")
     state = table.match.state
     seat = state.to_play
     strength = table.seats[seat][1] or "normal"
-    legal = kc.legal_moves(state)
     chosen: kc.Move | str | None = None
-    if table.steps < MAX_COMPUTER_STEPS:
-        chosen = choose_move(table.match.view(seat), strength, table.computer_rng())
     try:
-        if chosen is None:
-            raise kc.IllegalMove("the computer's turn ran too long")
+        if table.steps >= MAX_COMPUTER_STEPS:
+            raise ValueError("the computer's turn ran too long")
+        chosen = choose_move(table.match.view(seat), strength, table.computer_rng())
         table, entries = table.played(seat, chosen, computer=True)
-    except (kc.IllegalMove, kc.MoveError) as exc:
+    except ValueError as exc:
         # A computer player's mistake must not stall the game: log it and end the turn
         # (or place the compulsory King under kings-first).
         log.error("computer seat %d chose %r: %s", seat, chosen, exc)
-        fallback = kc.END if kc.END in legal else legal[0]
-        table, entries = table.played(seat, fallback, computer=True)
+        legal = kc.legal_moves(state)
+        table, entries = table.played(seat, kc.END if kc.END in legal else legal[0], computer=True)
     step = KCStep(seat=seat, move=entries[0]["move"])
     return _save(store, record, table, entries, runtime.settings.log_recent, step)
 
@@ -264,7 +266,7 @@ def results(player: PlayerDep, store: StoreDep) -> KCResults:
         matches=[
             KCMatchResult(
                 id=r.game_id,
-                players=[SeatOut.model_validate(p) for p in r.summary["players"]],
+                players=[seat_out(p["kind"], p.get("strength")) for p in r.summary["players"]],
                 rounds=r.summary["rounds"],
                 totals=r.summary["totals"],
                 winners=r.summary["winners"],

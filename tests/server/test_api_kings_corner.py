@@ -1,0 +1,250 @@
+"""Kings Corner through HTTP: whole matches against the computer and on one device, each
+phase, undo, and every refusal (stale, illegal, malformed, wrong phase, not yours)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cardtable.kings_corner import PRESETS
+
+from .helpers import Api
+from .kc_driver import PILES, play_match
+
+GAMES = "/api/kings-corner/games"
+HUMAN = {"kind": "human"}
+
+
+def cpu(strength: str = "easy") -> dict[str, str]:
+    return {"kind": "computer", "strength": strength}
+
+
+def test_a_whole_match_against_the_computer(api: Api) -> None:
+    game = api.kc_new(seats=[HUMAN, cpu("normal")], rounds=3, rules={"preset": "draw-last"})
+    assert game["version"] == 1 and game["seats"] == [HUMAN, cpu("normal")]
+    assert game["view"]["rule_set"] == "draw-last" and game["match"]["rounds"] == 3
+    assert game["viewer"] == 0 and len(game["view"]["hand"]) == game["view"]["hand_sizes"][0]
+    assert api.get("/api/continue")["kings_corner"] == game
+    phases: set[str] = set()
+    end = play_match(api, game, on_answer=lambda g: phases.add(g["phase"]))
+    assert phases == {"play", "computer", "round_over", "match_over"}
+    m = end["match"]
+    assert m["round"] == 3 and len(m["results"]) == 3
+    assert m["totals"] == [sum(r["penalties"][i] for r in m["results"]) for i in range(2)]
+    low = min(m["totals"])
+    assert m["winners"] == [i for i, t in enumerate(m["totals"]) if t == low]
+    assert api.get(f"{GAMES}/{end['id']}") == {**end, "step": None}
+    assert api.get("/api/continue")["kings_corner"] is None
+    [result] = api.get("/api/kings-corner/results")["matches"]
+    assert result["id"] == end["id"] and result["totals"] == m["totals"]
+    assert result["winners"] == m["winners"] and result["rounds"] == 3
+    assert result["players"] == [HUMAN, cpu("normal")]
+
+
+@pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
+def test_each_strength_finishes_a_four_seat_round(api: Api, strength: str) -> None:
+    game = api.kc_new(seats=[HUMAN, cpu(strength), cpu(strength), cpu(strength)])
+    end = play_match(api, game)
+    assert end["phase"] == "match_over" and len(end["match"]["totals"]) == 4
+
+
+def test_one_device_hands_are_hidden_until_revealed(api: Api) -> None:
+    game = api.kc_new(seats=[HUMAN, HUMAN, cpu()], rules={"preset": "simple"})
+    seen_handoff = 0
+
+    def check(g: dict[str, Any]) -> None:
+        nonlocal seen_handoff
+        v = g["view"]
+        if g["phase"] == "handoff":
+            seen_handoff += 1
+            assert g["viewer"] is None and v["seat"] is None
+            assert v["hand"] == [] and v["legal_moves"] == [] and v["last_draw"] is None
+        elif g["phase"] == "play":
+            assert g["viewer"] == v["to_play"] == v["seat"]
+            assert len(v["hand"]) == v["hand_sizes"][v["to_play"]]
+        elif g["phase"] == "computer":
+            assert g["viewer"] is None and v["hand"] == []
+
+    end = play_match(api, game, on_answer=check)
+    assert seen_handoff >= 2 and end["phase"] == "match_over"
+
+
+def test_a_person_never_moves_a_computer(api: Api) -> None:
+    game = api.kc_new(seats=[HUMAN, cpu()])
+    for _ in range(200):
+        if game["phase"] == "play":
+            break
+        game = api.kc(game, "computer-step")
+    v = game["view"]
+    ended = api.kc(game, "moves", move="end")
+    assert ended["phase"] == "computer" and ended["view"]["to_play"] == 1
+    assert ended["log"][-1] == {"seat": 0, "move": "end", "turn": v["turn"], "round": 1}
+    # Nothing else happened: the computer waits for computer-step.
+    assert api.get(f"{GAMES}/{game['id']}") == ended
+    step = api.kc(ended, "computer-step")
+    assert step["step"]["seat"] == 1 and step["log"][-1]["seat"] == 1
+    assert step["log"][-1]["move"].startswith(step["step"]["move"])
+    # A page reloading mid-turn gets the same board and steps.
+    reloaded = api.get(f"{GAMES}/{game['id']}")
+    assert reloaded == {**step, "step": None}
+
+
+def first_play(game: dict[str, Any]) -> str | None:
+    for m in game["view"]["legal_moves"]:
+        if m != "end" and m.split(">")[0] not in PILES:
+            return str(m)
+    return None
+
+
+def a_play_position(api: Api) -> dict[str, Any]:
+    """A fresh match where the person is to play and has a card that fits."""
+    for _ in range(30):
+        game = api.kc_new(seats=[HUMAN, cpu()])
+        for _ in range(60):
+            if game["phase"] == "play" or game["phase"] != "computer":
+                break
+            game = api.kc(game, "computer-step")
+        if game["phase"] == "play" and first_play(game):
+            return dict(api.get(f"{GAMES}/{game['id']}"))
+    raise AssertionError("no playable position found")
+
+
+def test_undo_takes_back_a_play(api: Api) -> None:
+    game = a_play_position(api)
+    move = first_play(game)
+    assert move is not None
+    played = api.kc(game, "moves", move=move)
+    card = move.split(">")[0]
+    assert card not in played["view"]["hand"] and played["view"]["can_undo"]
+    assert played["log"][-1]["move"] == move
+    back = api.kc(played, "undo")
+    assert back["version"] == played["version"] + 1
+    assert back["view"] == game["view"] and back["log"] == game["log"]
+    refused = api.kc(back, "undo", status=409)
+    assert (
+        refused["code"] == "illegal_move" and refused["message"] == "nothing to undo in this turn"
+    )
+
+
+def test_illegal_move_changes_nothing(api: Api) -> None:
+    game = a_play_position(api)
+    v = game["view"]
+    bad = next(
+        f"{c}>{p}"
+        for c in v["hand"]
+        for p in ("N", "E", "S", "W")
+        if f"{c}>{p}" not in v["legal_moves"]
+    )
+    answer = api.kc(game, "moves", status=409, move=bad)
+    assert answer["code"] == "illegal_move" and answer["message"]
+    assert "current" not in answer
+    not_mine = next(
+        c for c in (f"{r}{s}" for r in "A23456789TJQK" for s in "SHDC") if c not in v["hand"]
+    )
+    answer = api.kc(game, "moves", status=409, move=f"{not_mine}>N")
+    assert answer == {"code": "illegal_move", "message": f"{not_mine} is not in your hand"}
+    assert api.get(f"{GAMES}/{game['id']}") == game
+
+
+def test_stale_version_changes_nothing(api: Api) -> None:
+    game = a_play_position(api)
+    move = first_play(game)
+    played = api.kc(game, "moves", move=move)
+    for action, body in (("moves", {"move": "end"}), ("undo", {}), ("computer-step", {}),
+                         ("reveal", {}), ("next-round", {})):  # fmt: skip
+        answer = api.kc(game, action, status=409, **body)
+        assert answer["code"] == "stale_version" and answer["current"] == played
+    assert api.get(f"{GAMES}/{game['id']}") == played
+
+
+def test_wrong_phase(api: Api) -> None:
+    game = api.kc_new(seats=[HUMAN, cpu()])
+    if game["phase"] == "computer":
+        assert api.kc(game, "moves", status=409, move="end")["code"] == "wrong_phase"
+        assert api.kc(game, "undo", status=409)["code"] == "wrong_phase"
+        while game["phase"] == "computer":
+            game = api.kc(game, "computer-step")
+    assert game["phase"] == "play"
+    for action in ("computer-step", "reveal", "next-round"):
+        answer = api.kc(game, action, status=409)
+        assert answer["code"] == "wrong_phase" and answer["message"]
+    assert api.get(f"{GAMES}/{game['id']}") == {**game, "step": None}
+
+
+@pytest.mark.parametrize("move", ["pass", "9H", "9H>X", "N>", ">N", "XX>N", "end end"])
+def test_malformed_move_text_is_422(api: Api, move: str) -> None:
+    game = a_play_position(api)
+    answer = api.kc(game, "moves", status=422, move=move)
+    assert answer["code"] == "invalid_request" and "move" in answer["message"]
+    assert api.get(f"{GAMES}/{game['id']}") == game
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"seats": [HUMAN]},
+        {"seats": [HUMAN] * 5},
+        {"seats": [cpu(), HUMAN]},
+        {"seats": [HUMAN, {"kind": "computer", "strength": "genius"}]},
+        {"seats": [HUMAN, {"kind": "robot"}]},
+        {"seats": [HUMAN, HUMAN], "rounds": 2},
+        {"seats": [HUMAN, HUMAN], "rounds": "3"},
+        {"seats": [HUMAN, HUMAN], "rules": {"preset": "fast"}},
+        {"seats": [HUMAN, HUMAN], "rules": {"draw": "first", "pile_moves": True}},
+        {"seats": [HUMAN, HUMAN], "rules": {"draw": "first", "pile_moves": "yes",
+                                            "kings": "first", "dealt_kings": "stay"}},
+        {"seats": [HUMAN, HUMAN], "colour": "red"},
+        {"seats": "two"},
+    ],
+)  # fmt: skip
+def test_malformed_new_match_is_422(api: Api, body: Any) -> None:
+    answer = api.post(GAMES, body, status=422)
+    assert answer["code"] == "invalid_request" and answer["message"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "name"),
+    [({"preset": p}, p) for p in PRESETS]
+    + [
+        (
+            {"draw": "last", "pile_moves": True, "kings": "first", "dealt_kings": "stay"},
+            "draw-last",
+        ),
+        (
+            {"draw": "last", "pile_moves": False, "kings": "first", "dealt_kings": "corner"},
+            "custom",
+        ),
+    ],
+)
+def test_rule_sets(api: Api, rules: dict[str, Any], name: str) -> None:
+    game = api.kc_new(seats=[HUMAN, HUMAN], rules=rules)
+    assert game["view"]["rule_set"] == name
+    if "preset" not in rules:
+        assert game["view"]["rules"] == rules
+
+
+def test_defaults_are_standard_single_round(api: Api) -> None:
+    game = api.post(GAMES, {"seats": [HUMAN, cpu()]}, status=201)
+    assert game["view"]["rule_set"] == "standard" and game["match"]["rounds"] == 1
+
+
+def test_a_new_match_replaces_the_unfinished_one(api: Api) -> None:
+    first = api.kc_new(seats=[HUMAN, HUMAN])
+    second = api.kc_new(seats=[HUMAN, HUMAN])
+    assert api.get("/api/continue")["kings_corner"] == second
+    assert api.kc(first, "reveal", status=409)["code"] == "wrong_phase"
+
+
+def test_another_players_match_is_not_found(api: Api, other: Api) -> None:
+    game = api.kc_new()
+    missing = other.get(f"{GAMES}/nope", status=404)
+    assert other.get(f"{GAMES}/{game['id']}", status=404) == missing
+    for action, body in (("moves", {"move": "end"}), ("undo", {}), ("reveal", {}),
+                         ("computer-step", {}), ("next-round", {})):  # fmt: skip
+        answer = other.kc(game, action, status=404, **body)
+        assert answer == missing == {"code": "not_found", "message": "no such game"}
+    assert api.get(f"{GAMES}/{game['id']}") == game
+    # A Poker Squares id is not a Kings Corner game either.
+    deal = api.ps_new()
+    assert api.get(f"{GAMES}/{deal['id']}", status=404) == missing

@@ -1,0 +1,35 @@
+"""Serve an ASGI app on a free loopback port in a background thread, for tests that need real
+HTTP (browsers, several clients). Always 127.0.0.1; stopped when the block ends."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import uvicorn
+
+from .postgres import free_port
+
+
+@contextlib.contextmanager
+def live_server(app: Any, *, timeout: float = 20.0) -> Iterator[str]:
+    """Yield the base URL (``http://127.0.0.1:PORT``) of ``app`` served by uvicorn."""
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name=f"live-server-{port}", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            server.should_exit = True
+            raise RuntimeError(f"the live server did not start on port {port}")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout)
