@@ -60,9 +60,11 @@ from cardtable.poker_squares.hands import (
     classify_ranks,
     score,
 )
+from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, evaluate, hint
 
 __all__ = [
     "CELLS",
+    "INTERACTIVE_BUDGET",
     "LINES",
     "SIZE",
     "TABLES",
@@ -77,6 +79,8 @@ __all__ = [
     "classify_ranks",
     "deal",
     "deal_cards",
+    "evaluate",
+    "hint",
     "place",
     "score",
     "undo",
