@@ -16,6 +16,8 @@ from typing import Any
 from fastapi import APIRouter
 
 from cardtable import poker_squares as ps
+from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, evaluate
+from cardtable.poker_squares.hint import hint as suggest
 
 from . import games
 from .errors import ApiError, illegal, responses, wrong_phase
@@ -139,9 +141,6 @@ def hint(
 ) -> PSHint:
     """Suggest a cell for the current card from what the player can see (SPEC PS-8), with
     the estimated final total for every empty cell. The deal becomes practice."""
-    from cardtable.poker_squares import INTERACTIVE_BUDGET, evaluate
-    from cardtable.poker_squares import hint as suggest
-
     record, game = _open(store, game_id, player, body.version)
     if game.is_over:
         raise wrong_phase("the deal is over: there is no card to place")

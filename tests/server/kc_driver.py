@@ -13,7 +13,7 @@ MAX_REQUESTS = 4000
 def simple_person(game: dict[str, Any]) -> str:
     """Play cards while any fits (Kings and cards before pile moves), then end the turn."""
     legal = game["view"]["legal_moves"]
-    plays = [m for m in legal if m != "end" and not m.split(">")[0] in PILES]
+    plays = [m for m in legal if m != "end" and m.split(">")[0] not in PILES]
     if plays:
         return str(plays[0])
     shifts = [m for m in legal if m != "end"]

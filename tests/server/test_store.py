@@ -13,7 +13,7 @@ from cardtable.server import Settings
 from cardtable.server.store import Result, StaleVersion, Store, StoreError, open_store
 from cardtable.server.store.postgres import PostgresStore
 from cardtable.server.store.sqlite import SqliteStore
-from tests.support.postgres import fresh_schema, free_port
+from tests.support.postgres import free_port, fresh_schema
 
 KIND = "poker-squares"
 

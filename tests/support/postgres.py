@@ -37,7 +37,9 @@ def pg_bin_dir() -> Path | None:
     """The newest installed PostgreSQL's bin folder (Debian layout), if any."""
     found = sorted(
         glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-        key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0,
+        key=lambda p: (
+            int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0
+        ),
     )
     return Path(found[-1]).parent if found else None
 
@@ -96,7 +98,9 @@ def start_postgres(*, attempts: int = 3) -> Iterator[str]:
             yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
         finally:
             subprocess.run(
-                _as_user([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], user),
+                _as_user(
+                    [str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], user
+                ),
                 capture_output=True,
             )
     finally:
