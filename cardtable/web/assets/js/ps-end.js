@@ -30,7 +30,9 @@ export function bestScoresTable(scores, onlyTable = null) {
   head.append(el("th", { scope: "col" }, t("ps.table")));
   head.append(el("th", { scope: "col" }, t("ps.best_unassisted")));
   head.append(el("th", { scope: "col" }, t("ps.best_practice")));
-  table.append(el("thead")).firstChild.append(head);
+  const thead = el("thead");
+  thead.append(head);
+  table.append(thead);
   const body = el("tbody");
   for (const name of tables) {
     const s = scores[name] || {};
@@ -59,7 +61,9 @@ export function renderEnd(section, view, scores, { onLine, onReplay, onNewDeal, 
   for (const key of ["ps.col_line", "ps.col_hand", "ps.col_points"]) {
     head.append(el("th", { scope: "col" }, t(key)));
   }
-  table.append(el("thead")).firstChild.append(head);
+  const thead = el("thead");
+  thead.append(head);
+  table.append(thead);
   const body = el("tbody");
   view.line_scores.forEach((points, line) => {
     const tr = el("tr", { "data-line": line });

@@ -1,0 +1,114 @@
+"""Browser tests: the real server on a loopback port, the system Chromium, and a guard that
+fails a test on any console error or uncaught page error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
+
+from cardtable.server import Settings, create_app
+from tests.support.live_server import live_server as serve
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One real server per xdist worker, with its own temporary data folder and port."""
+    data = tmp_path_factory.mktemp("web-data")
+    with serve(create_app(Settings(data_dir=data, database_url=None))) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def base_url(live_url: str) -> str:
+    return live_url
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, **DESKTOP, "locale": "en-US"}
+
+
+class ConsoleGuard:
+    """Collects console errors and page errors of every page it watches."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page: Page) -> Page:
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+        return page
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"console error: {message.text} ({message.location})")
+
+
+@pytest.fixture
+def console_guard() -> Iterator[ConsoleGuard]:
+    guard = ConsoleGuard()
+    yield guard
+    assert not guard.errors, "JavaScript errors:\n" + "\n".join(guard.errors)
+
+
+@pytest.fixture
+def page(page: Page, console_guard: ConsoleGuard) -> Page:
+    return console_guard.watch(page)
+
+
+NewPage = Callable[..., Page]
+
+
+@pytest.fixture
+def new_page(browser: Browser, live_url: str, console_guard: ConsoleGuard) -> Iterator[NewPage]:
+    """Open a page in a fresh context: `new_page(phone=True, locale="ja-JP", init_script=...)`."""
+    contexts: list[BrowserContext] = []
+
+    def make(*, phone: bool = False, locale: str = "en-US", init_script: str | None = None,
+             **options: Any) -> Page:
+        args = {**(PHONE if phone else DESKTOP), "base_url": live_url, "locale": locale, **options}
+        context = browser.new_context(**args)
+        contexts.append(context)
+        if init_script:
+            context.add_init_script(init_script)
+        return console_guard.watch(context.new_page())
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

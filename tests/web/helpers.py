@@ -1,0 +1,84 @@
+"""Shared steps of the browser tests: start a deal, place cards, read the grid off the page and
+score it with the engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from cardtable.cards import Card
+from cardtable.poker_squares import LINES, score
+
+PS = "/poker-squares.html"
+
+
+def start_deal(page: Page, table: str = "american", target: str = "normal") -> None:
+    """Open the screen (if needed), choose table and target, deal; the grid is then shown."""
+    if not page.url.endswith(PS):
+        page.goto(PS)
+    expect(page.locator("#setup")).to_be_visible()
+    page.locator(f"input[name=table][value={table}]").check()
+    page.locator(f"input[name=target][value={target}]").check()
+    page.locator("#deal-btn").click()
+    expect(page.locator("#play")).to_be_visible()
+    expect(page.locator("#current-card[data-card]")).to_have_count(1)
+
+
+def placed(page: Page) -> int:
+    return page.locator(".cell.filled").count()
+
+
+def wait_placed(page: Page, n: int) -> None:
+    expect(page.locator(".cell.filled")).to_have_count(n)
+
+
+def cell(page: Page, row: int, col: int) -> str:
+    return f".cell[data-row='{row}'][data-col='{col}']"
+
+
+def grid_cards(page: Page) -> list[str | None]:
+    """The 25 cells row-major as card codes read from the page (None where empty)."""
+    cells = page.locator(".cell").evaluate_all(
+        "els => els.map(e => [Number(e.dataset.row), Number(e.dataset.col), e.dataset.card || null])"
+    )
+    grid: list[str | None] = [None] * 25
+    for row, col, code in cells:
+        grid[row * 5 + col] = code
+    return grid
+
+
+def engine_line_scores(grid: list[str | None], table: str) -> list[int | None]:
+    out: list[int | None] = []
+    for line in LINES:
+        codes = [grid[i] for i in line]
+        if any(c is None for c in codes):
+            out.append(None)
+        else:
+            out.append(score([Card.parse(c) for c in codes if c is not None], table))
+    return out
+
+
+def engine_total(grid: list[str | None], table: str) -> int:
+    return sum(s for s in engine_line_scores(grid, table) if s is not None)
+
+
+def page_line_scores(page: Page) -> list[int | None]:
+    texts = page.locator(".score[data-line]").evaluate_all(
+        "els => els.sort((a, b) => a.dataset.line - b.dataset.line).map(e => e.textContent)"
+    )
+    return [int(t) if t.strip().isdigit() else None for t in texts]
+
+
+def assert_total_matches_engine(page: Page, table: str) -> int:
+    grid = grid_cards(page)
+    assert all(grid), "the grid is not full"
+    total = engine_total(grid, table)
+    expect(page.locator("#end-total")).to_have_attribute("data-total", str(total))
+    expect(page.locator("#fact-total")).to_have_text(str(total))
+    assert page_line_scores(page) == engine_line_scores(grid, table)
+    return total
+
+
+def shot(page: Page, directory: Path, name: str, *, full_page: bool = False) -> None:
+    page.screenshot(path=str(directory / f"{name}.png"), full_page=full_page)

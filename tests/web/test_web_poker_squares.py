@@ -1,0 +1,309 @@
+"""Poker Squares in real headless Chromium against the real server."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import NewPage
+from tests.web.helpers import (
+    PS,
+    assert_total_matches_engine,
+    cell,
+    grid_cards,
+    start_deal,
+    wait_placed,
+)
+
+
+def test_whole_deal_by_mouse(page: Page) -> None:
+    start_deal(page, table="british", target="easy")
+    for n in range(25):
+        page.locator(".cell.empty").first.click()
+        wait_placed(page, n + 1)
+        if n < 24:
+            expect(page.locator("#cards-left")).to_have_text(str(24 - n))
+    expect(page.locator("#end")).to_be_visible()
+    total = assert_total_matches_engine(page, "british")
+    expect(page.locator("#breakdown tbody tr")).to_have_count(10)
+    expect(page.locator("#end-target")).to_contain_text(re.compile(r"Target 9"))
+    assert ("reached" in (page.locator("#end-target").get_attribute("class") or "")) == (total >= 9)
+    # Clicking an occupied cell changes nothing.
+    before = grid_cards(page)
+    page.locator(cell(page, 0, 0)).click(force=True)  # aria-disabled: Playwright would wait
+    assert grid_cards(page) == before
+
+
+def test_whole_deal_by_keyboard_only(page: Page) -> None:
+    page.goto(PS)
+    expect(page.locator("#deal-btn")).to_be_focused()
+    # Choose the American table and the hard target with the keyboard alone.
+    page.keyboard.press("Shift+Tab")  # back into the target radios (normal is checked)
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("input[name=target][value=hard]")).to_be_checked()
+    page.keyboard.press("Tab")
+    expect(page.locator("#deal-btn")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#play")).to_be_visible()
+    expect(page.locator(cell(page, 0, 0))).to_be_focused()
+    # Snake through the grid: Enter places, arrows move, digits jump to a column.
+    for row in range(5):
+        cols = range(5) if row % 2 == 0 else range(4, -1, -1)
+        for i, col in enumerate(cols):
+            if i > 0:
+                page.keyboard.press("ArrowRight" if row % 2 == 0 else "ArrowLeft")
+            expect(page.locator(cell(page, row, col))).to_be_focused()
+            page.keyboard.press("Enter" if (row + col) % 2 else "Space")
+            wait_placed(page, row * 5 + i + 1)
+        if row < 4:
+            page.keyboard.press("ArrowDown")
+            page.keyboard.press("5" if row % 2 == 0 else "1")
+    expect(page.locator("#end")).to_be_visible()
+    expect(page.locator("#fact-target")).to_contain_text("38")
+    assert_total_matches_engine(page, "american")
+    # The row scores are in the grid too: Enter on one highlights its line and names the hand.
+    page.locator(cell(page, 4, 0)).focus()
+    page.keyboard.press("End")
+    page.keyboard.press("Enter")
+    expect(page.locator(".cell.in-line")).to_have_count(5)
+    expect(page.locator("#line-caption")).to_contain_text("Row 5")
+    page.keyboard.press("Escape")
+    expect(page.locator(".cell.in-line")).to_have_count(0)
+
+
+def test_hint_then_place(page: Page) -> None:
+    start_deal(page)
+    page.locator(cell(page, 2, 2)).click()
+    wait_placed(page, 1)
+    expect(page.locator("#practice-marker")).to_be_hidden()
+    page.keyboard.press("h")
+    hinted = page.locator(".cell.hinted")
+    expect(hinted).to_have_count(1)
+    expect(page.locator("#practice-marker")).to_be_visible()
+    # Every empty cell shows the engine's estimate.
+    expect(page.locator(".cell.empty .est:not(:empty)")).to_have_count(24)
+    expect(hinted).to_be_focused()
+    assert "suggested by the hint" in (hinted.get_attribute("aria-label") or "")
+    row, col = int(hinted.get_attribute("data-row") or 0), int(hinted.get_attribute("data-col") or 0)
+    card = page.locator("#current-card").get_attribute("data-card")
+    page.keyboard.press("Enter")
+    wait_placed(page, 2)
+    expect(page.locator(cell(page, row, col))).to_have_attribute("data-card", card or "")
+    expect(page.locator(".cell.hinted")).to_have_count(0)
+    expect(page.locator(".est:not(:empty)")).to_have_count(0)
+
+
+def test_hint_can_be_overridden(page: Page) -> None:
+    start_deal(page)
+    page.locator("#hint-btn").click()
+    expect(page.locator(".cell.hinted")).to_have_count(1)
+    other = page.locator(".cell.empty:not(.hinted)").last
+    row, col = other.get_attribute("data-row"), other.get_attribute("data-col")
+    other.click()
+    wait_placed(page, 1)
+    expect(page.locator(f".cell[data-row='{row}'][data-col='{col}']")).to_have_class(
+        re.compile("filled")
+    )
+
+
+def test_undo_marks_practice(page: Page) -> None:
+    start_deal(page)
+    expect(page.locator("#undo-btn")).to_be_disabled()
+    first = page.locator("#current-card").get_attribute("data-card")
+    page.locator(cell(page, 1, 3)).click()
+    wait_placed(page, 1)
+    expect(page.locator("#practice-marker")).to_be_hidden()
+    page.keyboard.press("z")
+    wait_placed(page, 0)
+    expect(page.locator("#practice-marker")).to_be_visible()
+    expect(page.locator("#current-card")).to_have_attribute("data-card", first or "")
+    expect(page.locator("#live")).to_contain_text("Took back")
+
+
+def test_pause_blocks_placing(page: Page) -> None:
+    start_deal(page)
+    page.locator(cell(page, 0, 0)).click()
+    wait_placed(page, 1)
+    page.keyboard.press("p")
+    expect(page.locator("#pause-overlay")).to_be_visible()
+    expect(page.locator("#pause-btn")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#hint-btn")).to_be_disabled()
+    page.locator(cell(page, 0, 1)).click(force=True)  # the overlay covers the grid
+    page.locator(cell(page, 0, 1)).focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("z")
+    page.wait_for_timeout(300)
+    wait_placed(page, 1)
+    expect(page.locator("#live")).to_contain_text("Paused")
+    page.locator("#pause-btn").click()
+    expect(page.locator("#pause-overlay")).to_be_hidden()
+    page.locator(cell(page, 0, 1)).click()
+    wait_placed(page, 2)
+
+
+def test_settings_keep_the_deal(page: Page) -> None:
+    start_deal(page)
+    page.locator(cell(page, 3, 3)).click()
+    wait_placed(page, 1)
+    before = grid_cards(page)
+    page.locator("#settings-open").click()
+    expect(page.locator("#settings-dialog")).to_be_visible()
+    expect(page.locator("#opt-sound")).not_to_be_checked()  # sound starts off
+    page.locator("#opt-four-colour").check()
+    page.keyboard.press("Escape")
+    expect(page.locator("#settings-dialog")).to_be_hidden()
+    assert grid_cards(page) == before
+    expect(page.locator("html")).to_have_class(re.compile("four-colour"))
+    page.locator(cell(page, 3, 4)).click()
+    wait_placed(page, 2)
+
+
+def test_reload_then_continue_restores_the_grid(page: Page) -> None:
+    start_deal(page, table="british", target="hard")
+    for r, c in [(0, 0), (4, 4), (2, 3), (1, 0)]:
+        page.locator(cell(page, r, c)).click()
+    wait_placed(page, 4)
+    before = grid_cards(page)
+    current = page.locator("#current-card").get_attribute("data-card")
+    page.reload()
+    expect(page.locator("#continue-box")).to_be_visible()
+    expect(page.locator("#continue-text")).to_contain_text("4 of 25")
+    page.locator("#continue-btn").click()
+    expect(page.locator("#play")).to_be_visible()
+    assert grid_cards(page) == before
+    expect(page.locator("#current-card")).to_have_attribute("data-card", current or "")
+    expect(page.locator("#fact-table")).to_have_text("British")
+    expect(page.locator("#fact-target")).to_contain_text("20")
+
+
+def test_closed_tab_then_continue(new_page: NewPage, page: Page) -> None:
+    start_deal(page)
+    page.locator(cell(page, 2, 2)).click()
+    wait_placed(page, 1)
+    before = grid_cards(page)
+    context = page.context
+    page.close()
+    again = context.new_page()
+    again.goto(PS)
+    again.locator("#continue-btn").click()
+    expect(again.locator(".cell.filled")).to_have_count(1)
+    assert grid_cards(again) == before
+
+
+def test_language_switch_keeps_the_game(page: Page) -> None:
+    start_deal(page)
+    page.locator(cell(page, 1, 1)).click()
+    wait_placed(page, 1)
+    before = grid_cards(page)
+    code = before[6] or ""
+    page.locator("[data-set-lang=ja]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.locator("#hint-btn")).to_contain_text("ヒント")
+    assert grid_cards(page) == before
+    label = page.locator(cell(page, 1, 1)).get_attribute("aria-label") or ""
+    assert "2行2列" in label and "の" in label, label
+    page.locator(cell(page, 1, 2)).click()
+    wait_placed(page, 2)
+    # Remembered: a reload comes back in Japanese, with the same game to continue.
+    page.reload()
+    expect(page.locator("#continue-btn")).to_have_text("続きから")
+    page.locator("#continue-btn").click()
+    expect(page.locator(cell(page, 1, 1))).to_have_attribute("data-card", code)
+    page.locator("[data-set-lang=en]").click()
+    expect(page.locator("#hint-btn")).to_contain_text("Hint")
+
+
+def test_line_score_highlights_and_names_the_hand(page: Page) -> None:
+    start_deal(page)
+    for c in range(5):
+        page.locator(cell(page, 0, c)).click()
+        wait_placed(page, c + 1)
+    score = page.locator(".score[data-line='0']")
+    expect(score).not_to_have_text("–")
+    score.click()
+    expect(page.locator(".cell.in-line")).to_have_count(5)
+    expect(page.locator("#line-caption")).to_contain_text(re.compile(r"Row 1: .+ points"))
+    expect(page.locator(".score[data-line='5']")).to_have_text("–")
+    page.locator("#current-card").click()
+    expect(page.locator(".cell.in-line")).to_have_count(0)
+
+
+def test_replay_is_practice_and_best_scores(page: Page) -> None:
+    start_deal(page, table="american", target="easy")
+    for n in range(25):
+        page.locator(".cell.empty").first.click()
+        wait_placed(page, n + 1)
+    total = int(page.locator("#end-total").get_attribute("data-total") or -1)
+    expect(page.locator(".best-table .best-unassisted")).to_have_text(str(total))
+    first_cards = grid_cards(page)
+    page.locator("#replay-btn").click()
+    expect(page.locator("#practice-marker")).to_be_visible()
+    expect(page.locator("#replay-marker")).to_be_visible()
+    for n in range(25):
+        page.locator(".cell.empty").first.click()
+        wait_placed(page, n + 1)
+    # The same deal in the same cells gives the same grid and total, counted as practice.
+    assert grid_cards(page) == first_cards
+    expect(page.locator(".best-table .best-practice")).to_have_text(str(total))
+    expect(page.locator(".best-table .best-unassisted")).to_have_text(str(total))
+
+
+def test_phone_with_touch(new_page: NewPage) -> None:
+    page = new_page(phone=True)
+    start_deal(page)
+    height = 844
+    for sel in ["#board", "#current-card", "#hint-btn", "#undo-btn", "#pause-btn", "#deck"]:
+        box = page.locator(sel).bounding_box()
+        assert box is not None, sel
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (sel, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (sel, box)
+    for n in range(3):
+        page.locator(".cell.empty").first.tap()
+        wait_placed(page, n + 1)
+    page.locator("#undo-btn").tap()
+    wait_placed(page, 2)
+    # Indices stay legible: a card at least 56 CSS pixels wide.
+    width = page.locator(".cell").first.bounding_box()
+    assert width is not None and width["width"] >= 56
+
+
+def test_without_storage_shows_notice_and_still_plays(new_page: NewPage) -> None:
+    blocked = (
+        "Object.defineProperty(window, 'localStorage', {configurable: true,"
+        " get() { throw new DOMException('blocked', 'SecurityError'); }});"
+    )
+    page = new_page(init_script=blocked)
+    page.goto(PS)
+    expect(page.locator("#storage-notice")).to_be_visible()
+    expect(page.locator("#storage-notice")).to_contain_text("does not let the site store")
+    start_deal(page)
+    page.locator(cell(page, 0, 0)).click()
+    page.locator(cell(page, 0, 1)).click()
+    wait_placed(page, 2)
+    page.locator("[data-set-lang=ja]").click()
+    expect(page.locator("#storage-notice")).to_contain_text("保存できません")
+    assert grid_cards(page)[0] is not None
+
+
+def test_reduced_motion_is_honoured(new_page: NewPage) -> None:
+    page = new_page(reduced_motion="reduce")
+    start_deal(page)
+    duration = page.locator("#current-card .card-svg").evaluate(
+        "el => getComputedStyle(el).animationDuration"
+    )
+    assert duration in ("0.001s", "1ms"), duration
+
+
+def test_time_to_interactive_grid(new_page: NewPage) -> None:
+    """Measures (and prints) the time from navigation to the setup screen, and from the Deal
+    press to a focused, interactive grid, on loopback; a returning player continues at once."""
+    page = new_page()
+    page.goto(PS)
+    page.locator("#deal-btn").click()
+    expect(page.locator(cell(page, 0, 0))).to_be_focused()
+    marks = page.evaluate(
+        "() => Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))"
+    )
+    assert marks["ps-setup-ready"] < marks["ps-grid-interactive"]
+    print(f"\nsetup ready {marks['ps-setup-ready']:.0f} ms; grid interactive {marks['ps-grid-interactive']:.0f} ms after navigation start")

@@ -1,0 +1,55 @@
+"""Screenshots of every screen at desktop (1280x800) and phone (390x844) size in both languages,
+saved under test-artifacts/screenshots/ for a person to look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.conftest import NewPage
+from tests.web.helpers import assert_total_matches_engine, shot, start_deal, wait_placed
+
+SIZES = ["desktop", "phone"]
+LANGS = {"en": "en-US", "ja": "ja-JP"}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_screenshots(new_page: NewPage, screenshot_dir: Path, size: str, lang: str) -> None:
+    page = new_page(phone=size == "phone", locale=LANGS[lang])
+    tag = f"{lang}-{size}"
+    for path, name in [
+        ("/", "home"),
+        ("/rules-poker-squares.html", "rules-poker-squares"),
+        ("/rules-kings-corner.html", "rules-kings-corner"),
+    ]:
+        page.goto(path)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        shot(page, screenshot_dir, f"{name}-{tag}")
+        if name.startswith("rules"):
+            shot(page, screenshot_dir, f"{name}-{tag}-full", full_page=True)
+
+    page.goto("/poker-squares.html")
+    expect(page.locator("#setup")).to_be_visible()
+    shot(page, screenshot_dir, f"ps-setup-{tag}")
+    start_deal(page)
+    for n in range(11):
+        page.locator(".cell.empty").first.click()
+        wait_placed(page, n + 1)
+    page.locator(".score[data-line='0']").click()
+    shot(page, screenshot_dir, f"ps-progress-{tag}")
+    page.keyboard.press("Escape")
+    page.locator("#hint-btn").click()
+    expect(page.locator(".cell.hinted")).to_have_count(1)
+    shot(page, screenshot_dir, f"ps-hint-{tag}")
+    page.keyboard.press("Escape")
+    for n in range(11, 25):
+        page.locator(".cell.empty").first.click()
+        wait_placed(page, n + 1)
+    assert_total_matches_engine(page, "american")
+    page.locator("#breakdown tbody tr[data-line='7'] button").click()
+    shot(page, screenshot_dir, f"ps-end-{tag}")
+    shot(page, screenshot_dir, f"ps-end-{tag}-full", full_page=True)
+    page.locator("#pause-btn").evaluate("el => el")  # still present at the end

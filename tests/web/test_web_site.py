@@ -1,0 +1,83 @@
+"""The site around the games: home, how-to-play pages, language switch, four-colour cards."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import NewPage
+
+PAGES = ["/", "/rules-poker-squares.html", "/rules-kings-corner.html", "/poker-squares.html"]
+
+
+def test_home_links_both_games(page: Page) -> None:
+    page.goto("/")
+    expect(page.locator("h1")).to_have_text("Card games at your table")
+    expect(page.locator("#play-ps")).to_have_attribute("href", "poker-squares.html")
+    expect(page.locator("#play-kc")).to_have_attribute("href", "kings-corner.html")
+    expect(page.locator("#rules-ps")).to_have_attribute("href", "rules-poker-squares.html")
+    expect(page.locator("#rules-kc")).to_have_attribute("href", "rules-kings-corner.html")
+    expect(page.get_by_role("img", name="ace of spades")).to_be_visible()
+    page.locator("#rules-ps").click()
+    expect(page.locator("article[lang=en] h1")).to_have_text("How to play Poker Squares")
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_has_the_language_switch(page: Page, path: str) -> None:
+    page.goto(path)
+    expect(page.locator("[data-set-lang=en]")).to_have_attribute("aria-pressed", "true")
+    page.locator("[data-set-lang=ja]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.locator("[data-set-lang=ja]")).to_have_attribute("aria-pressed", "true")
+    # No key is left untranslated or empty.
+    texts = page.locator("[data-i18n]:visible").all_inner_texts()
+    assert texts and all(t.strip() and "." not in t.split()[0][:12] for t in texts), texts
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    page.locator("[data-set-lang=en]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def test_language_defaults_to_the_browser(new_page: NewPage) -> None:
+    page = new_page(locale="ja-JP")
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.locator("h1")).to_have_text("ブラウザで遊ぶトランプ")
+    expect(page.get_by_role("img", name="スペードのエース")).to_be_visible()
+
+
+def test_rules_pages_in_both_languages(page: Page) -> None:
+    page.goto("/rules-poker-squares.html")
+    en = page.locator("article[lang=en]")
+    expect(en).to_be_visible()
+    expect(page.locator("article[lang=ja]")).to_be_hidden()
+    for text in ["Royal flush", "100", "Q-K-A-2-3", "Questions", "Tips", "18", "38"]:
+        expect(en).to_contain_text(text)
+    page.locator("[data-set-lang=ja]").click()
+    ja = page.locator("article[lang=ja]")
+    expect(ja).to_be_visible()
+    expect(en).to_be_hidden()
+    for text in ["ロイヤルフラッシュ", "英国式", "よくある質問", "コツ"]:
+        expect(ja).to_contain_text(text)
+    page.goto("/rules-kings-corner.html")
+    expect(page.locator("article[lang=ja]")).to_contain_text("キングスコーナーの遊び方")
+    page.locator("[data-set-lang=en]").click()
+    kc = page.locator("article[lang=en]")
+    for text in ["Kings first", "Draw last", "Simple", "penalty", "Questions", "Tips"]:
+        expect(kc).to_contain_text(text)
+
+
+def test_four_colour_option(page: Page) -> None:
+    page.goto("/")
+    diamond = page.locator("#sample-cards .suit-D .ink").first
+    red = diamond.evaluate("el => getComputedStyle(el).fill")
+    page.locator("#settings-open").click()
+    page.locator("#opt-four-colour").check()
+    page.locator("[data-close]").click()
+    expect(page.locator("html")).to_have_class(re.compile("four-colour"))
+    blue = diamond.evaluate("el => getComputedStyle(el).fill")
+    assert red != blue and blue == "rgb(10, 85, 200)", (red, blue)
+    page.reload()
+    expect(page.locator("html")).to_have_class(re.compile("four-colour"))
