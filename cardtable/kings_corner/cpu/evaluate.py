@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.kings_corner._tables import CENTRE, CORNERS, KING, ON, RANK
+from cardtable.kings_corner._tables import CENTRE, CORNERS, KING, ON
 from cardtable.kings_corner.state import Hand, Piles
 
 from .fast import ACCEPTS
@@ -45,6 +45,7 @@ class Weights:
     going_out: float = 6.0  # an opponent going out on this board
     close: float = 2.0  # extra weight on an opponent's openings: close / its hand size
     later: tuple[float, ...] = (1.0, 0.55, 0.35)  # next opponent, the one after, ...
+    passed: float = 0.2  # relative chance the previous player kept a card it could place
 
 
 DEFAULT = Weights()
@@ -68,9 +69,18 @@ class Model:
     opponents: list[Opponent]
     my_draw: list[tuple[int, float]]  # our next draw: (card, probability)
     weights: Weights = DEFAULT
+    draw_prob: list[float] = field(default_factory=lambda: [0.0] * 52)
+    draw_mass: float = 0.0  # total chance of a next draw
+    draw_kings: float = 0.0  # chance that draw is a King (it always has a place)
+    stall: float = 0.0  # subtracted from ends that shed nothing (see strong.stall_penalty)
     _out_cache: dict[Any, float] = field(default_factory=dict)
 
     def prepare(self) -> None:
+        for c, p in self.my_draw:
+            self.draw_prob[c] += p
+            self.draw_mass += p
+            if KING[c]:
+                self.draw_kings += p
         for opp in self.opponents:
             opp.chain = _chains(opp.prob)
             nk = [(c, p) for c, p in enumerate(opp.prob) if p > 0 and not KING[c]]
@@ -90,6 +100,16 @@ def _chains(prob: list[float]) -> list[float]:
     return [sum(prob[a] * (1.0 + d2[a]) for a in ACCEPTS[t]) for t in range(52)]
 
 
+def fits_board(c: int, piles: Piles) -> bool:
+    """Whether card ``c`` could be placed on this board (a tail, an empty slot or corner)."""
+    if KING[c]:
+        return any(not piles[i] for i in CORNERS)
+    if any(not piles[i] for i in CENTRE):
+        return True
+    on = ON[c]
+    return any(on[p[-1]] for p in piles if p)
+
+
 def model_for(
     *,
     rules_draw_last: bool,
@@ -100,28 +120,66 @@ def model_for(
     stock_count: int,
     unseen: tuple[int, ...],
     seed: str,
+    left: Piles | None = None,
     weights: Weights = DEFAULT,
 ) -> Model:
-    """The strong player's model: hidden cards spread evenly over the unseen cards."""
+    """The strong player's model: hidden cards spread over the unseen cards.
+
+    ``left`` is the board the previous player ended its turn on (our turn-start board),
+    when known: a card it could have placed there is less likely to be in its hand
+    (weight ``weights.passed`` instead of 1), except the card it drew after ending.
+    """
     players = len(sizes)
     total = len(unseen)
     rng = random.Random(seed)
+    prev = (seat - 1) % players
     opps = []
     for k in range(1, players):
         j = (seat + k) % players
         draws = 1 if (not rules_draw_last and stock_count >= k) else 0
-        m = sizes[j] + draws
-        p = min(1.0, m / total) if total else 0.0
-        prob = [0.0] * 52
-        for c in unseen:
-            prob[c] = p
-        samples = [tuple(rng.sample(unseen, m)) for _ in range(SAMPLES)] if m <= OUT_MAX else []
-        opps.append(Opponent(sizes[j], m, prob, samples))
+        n = sizes[j]
+        m = n + draws
+        weight = [1.0] * 52
+        if j == prev and left is not None and total:
+            for c in unseen:
+                if fits_board(c, left):
+                    weight[c] = weights.passed
+        prob = _spread(unseen, n, weight, free=1 if rules_draw_last and j == prev else 0)
+        if draws:
+            rest = total - n
+            for c in unseen:
+                prob[c] += (1.0 - prob[c]) * (1.0 / rest if rest > 0 else 0.0)
+        samples = (
+            [_weighted_sample(rng, unseen, prob, m) for _ in range(SAMPLES)] if m <= OUT_MAX else []
+        )
+        opps.append(Opponent(n, m, prob, samples))
     mine = stock_count >= 1 if rules_draw_last else stock_count >= players
     my_draw = [(c, 1.0 / total) for c in unseen] if mine and total else []
     model = Model(pile_moves, kings_first, rules_draw_last, opps, my_draw, weights)
     model.prepare()
     return model
+
+
+def _spread(unseen: tuple[int, ...], n: int, weight: list[float], free: int) -> list[float]:
+    """Chance of each unseen card being among ``n`` held cards: ``n - free`` of them drawn
+    in proportion to ``weight``, ``free`` of them uniformly (clipped at 1)."""
+    prob = [0.0] * 52
+    if not unseen or n <= 0:
+        return prob
+    free = min(free, n)
+    wsum = sum(weight[c] for c in unseen)
+    uni = free / len(unseen)
+    for c in unseen:
+        prob[c] = min(1.0, (n - free) * weight[c] / wsum + uni)
+    return prob
+
+
+def _weighted_sample(
+    rng: random.Random, unseen: tuple[int, ...], prob: list[float], m: int
+) -> Hand:
+    """``m`` distinct cards, each drawn with chance roughly proportional to ``prob``."""
+    keyed = sorted(unseen, key=lambda c: -(rng.random() ** (1.0 / max(prob[c], 1e-9))))
+    return tuple(keyed[:m])
 
 
 def oracle_model(
@@ -176,82 +234,81 @@ def can_go_out(cards: Hand, tails: tuple[int, ...], empty_centre: int, empty_cor
     return False
 
 
-def _my_shed(hand: Hand, tails: list[int], empty_centre: int, empty_corner: int) -> tuple[int, int]:
-    """How many non-King cards of ``hand`` we could shed on this board (greedy), and Kings."""
-    rest = sorted((c for c in hand if not KING[c]), key=lambda c: -RANK[c])
-    kings = len(hand) - len(rest)
-    tails = list(tails)
-    shed = 0
-    progress = True
-    while progress and rest:
-        progress = False
-        for c in rest:
-            on = ON[c]
-            for j, t in enumerate(tails):
-                if on[t]:
-                    tails[j] = c
-                    rest.remove(c)
-                    shed += 1
-                    progress = True
-                    break
-            if progress:
-                break
-        if not progress and empty_centre:
-            c = rest.pop(0)
-            tails.append(c)
-            empty_centre -= 1
-            shed += 1
-            progress = True
-    return shed, kings
-
-
 def evaluate(hand: Hand, piles: Piles, model: Model) -> float:
     """Score of ending the turn with ``hand`` on ``piles`` (higher is better)."""
     if not hand:
         return 1e9
     w = model.weights
-    tails = [p[-1] for p in piles if p]
-    empty_centre = sum(1 for i in CENTRE if not piles[i])
-    empty_corner = sum(1 for i in CORNERS if not piles[i])
+    tails: list[int] = []
+    empty_centre = empty_corner = 0
+    for i in (0, 1, 2, 3):
+        p = piles[i]
+        if p:
+            tails.append(p[-1])
+        else:
+            empty_centre += 1
+    for i in (4, 5, 6, 7):
+        p = piles[i]
+        if p:
+            tails.append(p[-1])
+        else:
+            empty_corner += 1
+    acc: set[int] = set()
+    for t in tails:
+        acc.update(ACCEPTS[t])
     movable = 0
     if model.pile_moves:
-        for s in CENTRE:
-            src = piles[s]
-            if src:
-                head = src[0]
-                if KING[head]:
-                    if empty_corner:
-                        movable += 1
-                else:
-                    on = ON[head]
-                    if any(on[t] for t in tails):
-                        movable += 1
-    shed, kings = _my_shed(hand, tails, empty_centre, empty_corner)
+        for i in (0, 1, 2, 3):
+            p = piles[i]
+            if p and ((KING[p[0]] and empty_corner) or p[0] in acc):
+                movable += 1
+    # What we could shed next turn on this board: cards that fit a tail, cards that fit
+    # on those, and one card per empty centre slot.
+    kings = 0
+    fit1: list[int] = []
+    others: list[int] = []
+    for c in hand:
+        if KING[c]:
+            kings += 1
+        elif c in acc:
+            fit1.append(c)
+        else:
+            others.append(c)
+    shed = len(fit1)
+    if others:
+        acc2: set[int] = set()
+        for c in fit1:
+            acc2.update(ACCEPTS[c])
+        rest = 0
+        for c in others:
+            if c in acc2:
+                shed += 1
+            else:
+                rest += 1
+        shed += min(empty_centre, rest)
     score = -len(hand) - w.king * kings + w.reserve * shed + w.king_reserve * kings
     if model.my_draw:
-        fit = 0.0
-        for c, p in model.my_draw:
-            if KING[c] or empty_centre:
-                fit += p
-            else:
-                on = ON[c]
-                if any(on[t] for t in tails):
-                    fit += p
+        if empty_centre:
+            fit = model.draw_mass
+        else:
+            pd = model.draw_prob
+            fit = model.draw_kings + sum(pd[a] for a in acc)
         score += w.draw_fit * fit
     later = w.later
+    slots = empty_centre + w.movable * movable
     for k, opp in enumerate(model.opponents):
         chain = opp.chain
-        gain = sum(chain[t] for t in tails)
-        slots = empty_centre + w.movable * movable
+        gain = 0.0
+        for t in tails:
+            gain += chain[t]
         if slots:
             gain += opp.wild * (slots if slots <= 1 else 1 + 0.7 * (slots - 1))
         weight = later[min(k, len(later) - 1)] * (1.0 + w.close / max(1, opp.size))
-        penalty = gain
         if opp.samples:
-            penalty += w.going_out * _out_chance(
+            gain += w.going_out * _out_chance(
                 model, k, opp, tails, empty_centre + movable, empty_corner
             )
-        score -= weight * penalty
+        score -= weight * gain
     return score
 
 

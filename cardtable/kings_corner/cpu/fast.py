@@ -77,10 +77,33 @@ def apply(hand: Hand, piles: Piles, code: int) -> Pos:
     return hand, tuple(lst)
 
 
+# Suits never matter in Kings Corner, only rank and colour: 7S and 7C are the same card to
+# the rules. CLASS[c] numbers the 26 (rank, colour) classes.
+CLASS: tuple[int, ...] = tuple(RANK[c] * 2 + RED[c] for c in range(52))
+
+
+_CLASSES: dict[Hand, Hand] = {}
+
+
+def _classes(cards: Hand) -> Hand:
+    got = _CLASSES.get(cards)
+    if got is None:
+        if len(_CLASSES) > 200_000:
+            _CLASSES.clear()
+        got = _CLASSES[cards] = tuple(CLASS[c] for c in cards)
+    return got
+
+
 def canonical(hand: Hand, piles: Piles) -> tuple[Hand, tuple[Hand, ...], tuple[Hand, ...]]:
-    """A key equal for positions that differ only by which centre slot or corner holds what
-    (the four centre piles are interchangeable, and so are the four corners)."""
-    return hand, tuple(sorted(piles[:4])), tuple(sorted(piles[4:]))
+    """A key equal for positions the rules cannot tell apart: the four centre piles are
+    interchangeable, so are the four corners, and so are two cards of one rank and colour
+    (7S and 7C). Our own cards only: the unseen cards are spread evenly over all places."""
+    cl = _classes
+    return (
+        tuple(sorted(cl(hand))),
+        tuple(sorted((cl(piles[0]), cl(piles[1]), cl(piles[2]), cl(piles[3])))),
+        tuple(sorted((cl(piles[4]), cl(piles[5]), cl(piles[6]), cl(piles[7])))),
+    )
 
 
 def kings_due(hand: Hand, piles: Piles) -> bool:

@@ -1,10 +1,11 @@
 """The normal player: short runs, one step at a time, without planning the turn.
 
-Each step, in this order: go out if the last card fits; place a King in an empty corner; play
-a card that fits on a pile (preferring one that another card in hand can then follow, then
-the highest); an obvious pile move (one that opens a centre slot or corner it can fill at
-once); put a card in an empty centre slot only when another card in hand builds on it;
-otherwise end the turn. Ties are broken at random with its own generator.
+Each step, in this order: go out if the last card fits; place a King in an empty corner;
+play a card that fits on a pile (preferring one that another card in hand can then follow,
+then the highest); an obvious pile move (one that opens a centre slot or corner while it
+holds a card to fill it); fill an empty centre slot (preferring a card another card in hand
+builds on, then the highest); otherwise end the turn. Ties are broken at random with its
+own generator.
 """
 
 from __future__ import annotations
@@ -32,20 +33,16 @@ def choose(view: Mapping[str, Any], rng: random.Random) -> Move:
     on_piles = [m for m in plays if m.target is not None and piles[m.target]]
     if on_piles:
         return _pick(on_piles, hand, rng)
-    has_homeless = any(
-        not KING[c] and not any(m.card is not None and m.card.index == c for m in plays)
-        for c in hand
-    )
-    holds_king = any(KING[c] for c in hand)
-    for m in legal:
-        if m.is_pile_move and m.target is not None:
-            into_corner = not piles[m.target]
-            if (into_corner and (has_homeless or holds_king)) or (not into_corner and has_homeless):
-                return m
     slots = [m for m in plays if m.target is not None and not piles[m.target]]
-    runs = [m for m in slots if m.card is not None and _followers(m.card.index, hand)]
-    if runs:
-        return _pick(runs, hand, rng)
+    if not slots:
+        for m in legal:
+            if m.is_pile_move and m.target is not None:
+                into_corner = not piles[m.target]
+                holds_card = any(not KING[c] for c in hand)
+                if holds_card or (into_corner and any(KING[c] for c in hand)):
+                    return m
+    if slots:
+        return _pick(slots, hand, rng)
     return END
 
 
@@ -56,7 +53,7 @@ def _followers(card: int, hand: list[int]) -> int:
 def _pick(ms: list[Move], hand: list[int], rng: random.Random) -> Move:
     def score(m: Move) -> tuple[int, int]:
         c = m.card.index if m.card is not None else 0
-        return (_followers(c, hand), RANK[c])
+        return (min(1, _followers(c, hand)), RANK[c])
 
     top = max(score(m) for m in ms)
     best = [m for m in ms if score(m) == top]

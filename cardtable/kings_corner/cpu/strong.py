@@ -27,10 +27,12 @@ from .evaluate import DEFAULT, Model, Weights, evaluate, model_for, oracle_model
 from .fast import apply, canonical, moves
 from .sampling import hand_codes, pile_codes, unseen_cards
 
-NODE_CAP = 3000  # positions explored per turn at most (the rest of the tree is cut)
+NODE_CAP = 500  # positions explored per turn at most (the rest of the tree is cut)
 _CACHE_MAX = 20000
 
 _plans: dict[Any, int] = {}
+# The board at the start of each recent turn (what the previous player left), by context.
+_starts: dict[Any, Piles] = {}
 
 
 def plan(hand: Hand, piles: Piles, model: Model, node_cap: int = NODE_CAP) -> list[int]:
@@ -46,7 +48,7 @@ def plan(hand: Hand, piles: Piles, model: Model, node_cap: int = NODE_CAP) -> li
         ms = moves(h, p, pm, kf)
         if ms[-1] == END_CODE:
             ends.append((h, p, key))
-        for m in ms:
+        for m in reversed(ms):  # the stack explores the engine's first moves first
             if m == END_CODE:
                 continue
             nh, np_ = apply(h, p, m)
@@ -61,6 +63,8 @@ def plan(hand: Hand, piles: Piles, model: Model, node_cap: int = NODE_CAP) -> li
     best: tuple[float, Any] | None = None
     for h, p, key in ends:
         v = evaluate(h, p, model)
+        if len(h) == len(hand):
+            v -= model.stall
         if best is None or v > best[0] or (v == best[0] and key < best[1]):
             best = (v, key)
     if best is None:  # cannot happen: a legal end always exists once Kings are placed
@@ -83,6 +87,7 @@ def _follow(context: Any, hand: Hand, piles: Piles, line: list[int]) -> None:
     """Remember each step of a plan so the next calls along it answer at once."""
     if len(_plans) > _CACHE_MAX:
         _plans.clear()
+        _starts.clear()
     h, p = hand, piles
     for m in line:
         _plans[(context, h, p)] = m
@@ -104,6 +109,8 @@ def choose(view: Mapping[str, Any], weights: Weights = DEFAULT) -> Move:
     context = ("view", rules, seat, turn, tuple(sizes), stock, unseen, weights)
     code = _plans.get((context, hand, piles))
     if code is None:
+        if not view["can_undo"]:
+            _starts[context] = piles
         seed = f"kc-strong|{seat}|{turn}|{sizes}|{stock}|{unseen}"
         model = model_for(
             rules_draw_last=rules.draw == "last",
@@ -114,12 +121,24 @@ def choose(view: Mapping[str, Any], weights: Weights = DEFAULT) -> Move:
             stock_count=stock,
             unseen=unseen,
             seed=seed,
+            left=_starts.get(context, piles),
             weights=weights,
         )
+        model.stall = stall_penalty(stock, turn, bool(view["can_undo"]))
         line = plan(hand, piles, model)
         _follow(context, hand, piles, line)
         code = line[0]
     return by_code(code)
+
+
+def stall_penalty(stock: int, turn: int, moved: bool) -> float:
+    """Cost of a turn that sheds nothing once the stock is empty, growing with the turn
+    number: passing with plays in hand never blocks the round (KC-20), so two players who
+    both wait would play forever. Only at the start of a turn (``moved`` false), so a plan
+    made then is not changed by calls along it."""
+    if stock or moved:
+        return 0.0
+    return 0.5 + 0.02 * turn
 
 
 def choose_oracle(state: State, weights: Weights = DEFAULT) -> Move:
@@ -141,6 +160,7 @@ def choose_oracle(state: State, weights: Weights = DEFAULT) -> Move:
             stock=state._stock,
             weights=weights,
         )
+        model.stall = stall_penalty(len(state._stock), state._turn, bool(state._undo))
         line = plan(hand, piles, model)
         _follow(context, hand, piles, line)
         code = line[0]
