@@ -91,8 +91,13 @@ def new_page(browser: Browser, live_url: str, console_guard: ConsoleGuard) -> It
     """Open a page in a fresh context: `new_page(phone=True, locale="ja-JP", init_script=...)`."""
     contexts: list[BrowserContext] = []
 
-    def make(*, phone: bool = False, locale: str = "en-US", init_script: str | None = None,
-             **options: Any) -> Page:
+    def make(
+        *,
+        phone: bool = False,
+        locale: str = "en-US",
+        init_script: str | None = None,
+        **options: Any,
+    ) -> Page:
         args = {**(PHONE if phone else DESKTOP), "base_url": live_url, "locale": locale, **options}
         context = browser.new_context(**args)
         contexts.append(context)

@@ -40,7 +40,7 @@ def cell(page: Page, row: int, col: int) -> str:
 def grid_cards(page: Page) -> list[str | None]:
     """The 25 cells row-major as card codes read from the page (None where empty)."""
     cells = page.locator(".cell").evaluate_all(
-        "els => els.map(e => [Number(e.dataset.row), Number(e.dataset.col), e.dataset.card || null])"
+        "els => els.map(e => [+e.dataset.row, +e.dataset.col, e.dataset.card || null])"
     )
     grid: list[str | None] = [None] * 25
     for row, col, code in cells:
@@ -81,4 +81,4 @@ def assert_total_matches_engine(page: Page, table: str) -> int:
 
 
 def shot(page: Page, directory: Path, name: str, *, full_page: bool = False) -> None:
-    page.screenshot(path=str(directory / f"{name}.png"), full_page=full_page)
+    page.screenshot(path=str(directory / f"{name}.png"), full_page=full_page, animations="disabled")

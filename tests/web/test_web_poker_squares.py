@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
@@ -85,7 +86,10 @@ def test_hint_then_place(page: Page) -> None:
     expect(page.locator(".cell.empty .est:not(:empty)")).to_have_count(24)
     expect(hinted).to_be_focused()
     assert "suggested by the hint" in (hinted.get_attribute("aria-label") or "")
-    row, col = int(hinted.get_attribute("data-row") or 0), int(hinted.get_attribute("data-col") or 0)
+    row, col = (
+        int(hinted.get_attribute("data-row") or 0),
+        int(hinted.get_attribute("data-col") or 0),
+    )
     card = page.locator("#current-card").get_attribute("data-card")
     page.keyboard.press("Enter")
     wait_placed(page, 2)
@@ -161,9 +165,9 @@ def test_settings_keep_the_deal(page: Page) -> None:
 
 def test_reload_then_continue_restores_the_grid(page: Page) -> None:
     start_deal(page, table="british", target="hard")
-    for r, c in [(0, 0), (4, 4), (2, 3), (1, 0)]:
+    for n, (r, c) in enumerate([(0, 0), (4, 4), (2, 3), (1, 0)]):
         page.locator(cell(page, r, c)).click()
-    wait_placed(page, 4)
+        wait_placed(page, n + 1)
     before = grid_cards(page)
     current = page.locator("#current-card").get_attribute("data-card")
     page.reload()
@@ -279,6 +283,7 @@ def test_without_storage_shows_notice_and_still_plays(new_page: NewPage) -> None
     expect(page.locator("#storage-notice")).to_contain_text("does not let the site store")
     start_deal(page)
     page.locator(cell(page, 0, 0)).click()
+    wait_placed(page, 1)
     page.locator(cell(page, 0, 1)).click()
     wait_placed(page, 2)
     page.locator("[data-set-lang=ja]").click()
@@ -295,7 +300,7 @@ def test_reduced_motion_is_honoured(new_page: NewPage) -> None:
     assert duration in ("0.001s", "1ms"), duration
 
 
-def test_time_to_interactive_grid(new_page: NewPage) -> None:
+def test_time_to_interactive_grid(new_page: NewPage, screenshot_dir: Path) -> None:
     """Measures (and prints) the time from navigation to the setup screen, and from the Deal
     press to a focused, interactive grid, on loopback; a returning player continues at once."""
     page = new_page()
@@ -303,7 +308,20 @@ def test_time_to_interactive_grid(new_page: NewPage) -> None:
     page.locator("#deal-btn").click()
     expect(page.locator(cell(page, 0, 0))).to_be_focused()
     marks = page.evaluate(
-        "() => Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))"
+        "() => Object.fromEntries("
+        "performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))"
     )
     assert marks["ps-setup-ready"] < marks["ps-grid-interactive"]
-    print(f"\nsetup ready {marks['ps-setup-ready']:.0f} ms; grid interactive {marks['ps-grid-interactive']:.0f} ms after navigation start")
+    # A returning player: reload and Continue (the saved deal comes from GET /api/continue).
+    page.reload()
+    page.locator("#continue-btn").click()
+    expect(page.locator(cell(page, 0, 0))).to_be_focused()
+    again = page.evaluate("() => performance.getEntriesByName('ps-setup-ready')[0].startTime")
+    deal = marks["ps-grid-interactive"] - marks["ps-deal-pressed"]
+    report = (
+        f"first visit: setup ready {marks['ps-setup-ready']:.0f} ms after navigation start; "
+        f"Deal pressed to interactive grid {deal:.0f} ms (POST /api/players + POST game); "
+        f"returning visit (reload): setup with Continue ready {again:.0f} ms "
+        "after navigation start (GET /api/continue + scores)\n"
+    )
+    (screenshot_dir.parent / "timing.txt").write_text(report)

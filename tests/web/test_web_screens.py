@@ -49,7 +49,9 @@ def test_screenshots(new_page: NewPage, screenshot_dir: Path, size: str, lang: s
         page.locator(".cell.empty").first.click()
         wait_placed(page, n + 1)
     assert_total_matches_engine(page, "american")
-    page.locator("#breakdown tbody tr[data-line='7'] button").click()
+    page.evaluate("() => window.scrollTo(0, 0)")
     shot(page, screenshot_dir, f"ps-end-{tag}")
     shot(page, screenshot_dir, f"ps-end-{tag}-full", full_page=True)
-    page.locator("#pause-btn").evaluate("el => el")  # still present at the end
+    page.locator("#breakdown tbody tr[data-line='7'] button").click()
+    expect(page.locator(".cell.in-line")).to_have_count(5)
+    shot(page, screenshot_dir, f"ps-end-line-{tag}")

@@ -115,7 +115,10 @@ function render() {
   $("play").classList.toggle("over", view.is_over);
   if (view.is_over) {
     renderEnd(end, view, state.scores, {
-      onLine: toggleHighlight,
+      onLine: (line) => {
+        toggleHighlight(line);
+        $("board").scrollIntoView({ block: "nearest" });
+      },
       onReplay: replay,
       onNewDeal: showSetup,
       highlight: state.highlight,
@@ -242,6 +245,7 @@ async function loadScores() {
 }
 
 function deal(table, target, replayOf = null) {
+  performance.mark("ps-deal-pressed");
   return run(async () => {
     const game = await api.newPokerSquares(table, target, replayOf);
     showError(null);
