@@ -60,6 +60,11 @@ class ConsoleGuard:
 
     def __init__(self) -> None:
         self.errors: list[str] = []
+        self.allowed: list[str] = []
+
+    def allow(self, text: str) -> None:
+        """Accept console errors containing `text` (Chromium logs every 4xx answer)."""
+        self.allowed.append(text)
 
     def watch(self, page: Page) -> Page:
         page.on("console", self._console)
@@ -67,7 +72,7 @@ class ConsoleGuard:
         return page
 
     def _console(self, message: ConsoleMessage) -> None:
-        if message.type == "error":
+        if message.type == "error" and not any(a in message.text for a in self.allowed):
             self.errors.append(f"console error: {message.text} ({message.location})")
 
 

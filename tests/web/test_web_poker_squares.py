@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import NewPage
+from tests.web.conftest import ConsoleGuard, NewPage
 from tests.web.helpers import (
     PS,
     assert_total_matches_engine,
@@ -325,3 +325,23 @@ def test_time_to_interactive_grid(new_page: NewPage, screenshot_dir: Path) -> No
         "after navigation start (GET /api/continue + scores)\n"
     )
     (screenshot_dir.parent / "timing.txt").write_text(report)
+
+
+def test_two_tabs_stale_version_shows_the_latest_state(
+    page: Page, console_guard: ConsoleGuard
+) -> None:
+    console_guard.allow("status of 409")
+    start_deal(page)
+    page.locator(cell(page, 0, 0)).click()
+    wait_placed(page, 1)
+    other = page.context.new_page()
+    console_guard.watch(other)
+    other.goto(PS)
+    other.locator("#continue-btn").click()
+    other.locator(cell(other, 4, 4)).click()
+    expect(other.locator(".cell.filled")).to_have_count(2)
+    # The first tab still shows one card; its next move is refused as stale and it catches up.
+    page.locator(cell(page, 2, 2)).click()
+    expect(page.locator("#error")).to_contain_text("another tab")
+    wait_placed(page, 2)
+    assert grid_cards(page) == grid_cards(other)
