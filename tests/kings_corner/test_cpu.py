@@ -92,7 +92,7 @@ def test_reproducible_for_a_seed(strength: str) -> None:
     def run(seed: int) -> list[str]:
         s = deal(2, Rules.preset("standard"), 42)
         rng = random.Random(seed)
-        out = []
+        out: list[str] = []
         while not s.is_over and len(out) < 400:
             m = choose_move(view(s, s.to_play), strength, rng)
             out.append(str(m))

@@ -138,7 +138,7 @@ def stall_penalty(stock: int, turn: int, moved: bool) -> float:
     made then is not changed by calls along it."""
     if stock or moved:
         return 0.0
-    return 0.5 + 0.02 * turn
+    return 0.5 + 0.15 * max(0, turn - 20)
 
 
 def choose_oracle(state: State, weights: Weights = DEFAULT) -> Move:
