@@ -42,15 +42,19 @@ export function cardFaceSvg(code) {
   const rank = code[0];
   const suit = code[1];
   const text = rankText(rank);
-  const narrow = text.length > 1 ? ' letter-spacing="-5" textLength="60" lengthAdjust="spacingAndGlyphs"' : "";
+  // One character is centred over the suit below it; "10" is squeezed into the same corner.
+  const placement =
+    text.length > 1
+      ? 'x="5" textLength="56" lengthAdjust="spacingAndGlyphs"'
+      : 'x="25" text-anchor="middle"';
   const court = "JQK".includes(rank)
-    ? '<rect class="card-court" x="38" y="10" width="54" height="120" rx="6"/>'
+    ? '<rect class="card-court" x="45" y="8" width="47" height="124" rx="6"/>'
     : "";
   return (
     `<svg class="card-svg suit-${suit}" viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
     '<rect class="card-bg" x="1.5" y="1.5" width="97" height="137" rx="9"/>' +
     court +
-    `<text class="card-rank ink" x="7" y="49"${narrow}>${text}</text>` +
+    `<text class="card-rank ink" ${placement} y="49">${text}</text>` +
     `<g class="ink">${suitAt(suit, 9, 57, 32)}${suitAt(suit, 42, 78, 52)}</g>` +
     "</svg>"
   );
