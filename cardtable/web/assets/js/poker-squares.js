@@ -33,7 +33,7 @@ function announce(text) {
   live.textContent = "";
   clearTimeout(liveTimer);
   liveTimer = setTimeout(() => {
-    live.textContent = text;
+    live.textContent = text.charAt(0).toUpperCase() + text.slice(1);
   }, 30);
 }
 
