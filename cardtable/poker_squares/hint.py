@@ -8,7 +8,7 @@ the given seed. `budget` counts playouts, so a result is reproducible from (view
 
 The engine: learned values of abstract partial lines (`abstract`, trained by `train`) give a
 greedy policy; `search` compares candidate cells by greedy playouts of sampled futures, with
-common random numbers and successive halving; the last three cells are solved exactly.
+common random numbers and successive halving; the last two cells are solved exactly.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from cardtable.poker_squares.hands import TABLES
 from cardtable.poker_squares.rollout import Position
 from cardtable.poker_squares.search import search
 
-INTERACTIVE_BUDGET = 120
+INTERACTIVE_BUDGET = 200
 """Playouts per in-game hint: at most 250 ms per hint on the development machine."""
 
-STRONG_BUDGET = 500
+STRONG_BUDGET = 1500
 """Playouts per move for the strongest benchmarked play (about 1 s per move)."""
 
 

@@ -24,9 +24,13 @@ from cardtable.poker_squares.rollout import (
     playout,
 )
 
-EXACT_CELLS = 3
-MAX_CANDIDATES = 8
+EXACT_CELLS = 2
+MAX_CANDIDATES = 6
 """Hint search keeps at most this many cells (best by the evaluator) before playouts."""
+PRIOR_WEIGHT = 24
+"""The evaluator's estimate counts as this many playouts in each candidate's mean: both
+estimate the final total under greedy play, and the prior keeps a few noisy playouts from
+overturning a clear evaluator choice."""
 
 
 def static_estimate(pos: Position, vt: ValueTable) -> float:
@@ -123,7 +127,7 @@ def search(
         budget -= len(alive)
     if all_cells:
         run(alive, max(1, budget // len(alive)))
-        est = {c: sums[c] / samples for c in alive}
+        est = {c: (sums[c] + PRIOR_WEIGHT * static[c]) / (samples + PRIOR_WEIGHT) for c in alive}
         return _spread(est, classes, all_cells), best_cell(est)
 
     rounds = max(1, math.ceil(math.log2(len(alive))))
@@ -131,7 +135,7 @@ def search(
     for rnd in range(rounds):
         per_cand = max(1, budget // (rounds * len(alive)))
         run(alive, per_cand)
-        means = {c: sums[c] / samples for c in alive}
+        means = {c: (sums[c] + PRIOR_WEIGHT * static[c]) / (samples + PRIOR_WEIGHT) for c in alive}
         alive.sort(key=lambda c: -means[c])
         if rnd == rounds - 1 or len(alive) <= 1:
             out.update(means)
