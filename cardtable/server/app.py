@@ -16,7 +16,7 @@ from cardtable import __version__
 from . import errors, players, routes_common, routes_kings_corner, routes_poker_squares
 from .runtime import Runtime
 from .settings import Settings
-from .web import Guard, WebFiles
+from .web import Guard, site
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -44,6 +44,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(routes_poker_squares.router)
     app.include_router(routes_kings_corner.router)
-    app.mount("/", WebFiles(settings.web_dir), name="web")
+    app.router.routes.append(site(settings.web_dir))
     app.add_middleware(Guard, max_body_bytes=settings.max_body_bytes)
     return app

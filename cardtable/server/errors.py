@@ -20,7 +20,6 @@ from .models import ErrorBody
 log = logging.getLogger("cardtable.server")
 
 CODES = {
-    400: "bad_request",
     401: "no_player",
     404: "not_found",
     405: "method_not_allowed",
@@ -99,6 +98,9 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:
+        # FastAPI's answer to a body it cannot decode: for the API that is a malformed body.
+        return error_response(422, "invalid_request", "the body is not valid JSON text")
     code = CODES.get(exc.status_code, "error")
     message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
     if exc.status_code == 404:

@@ -9,17 +9,38 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictBool,
+    model_validator,
+)
 
 Table = Literal["american", "british"]
 Level = Literal["easy", "normal", "hard"]
 Strength = Literal["easy", "normal", "strong"]
 Phase = Literal["play", "handoff", "computer", "round_over", "match_over"]
+
+
+def _json_integer(value: Any) -> Any:
+    # JSON has one number type: 3.0 is the integer 3 (JSON Schema agrees), while "3", true
+    # and 3.5 stay refused by the strict integer check.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# The bounds go before the converter, so they stay in the JSON schema as minimum/maximum.
 Version = Annotated[
-    StrictInt,
-    Field(ge=1, le=2**62, description="The `version` of the response this was made against."),
+    int,
+    Strict(),
+    Field(ge=1, le=2**31 - 1, description="The `version` of the response this was made against."),
+    BeforeValidator(_json_integer),
 ]
-Cell = Annotated[StrictInt, Field(ge=0, le=4)]
+Cell = Annotated[int, Strict(), Field(ge=0, le=4), BeforeValidator(_json_integer)]
 
 
 class Request(BaseModel):
@@ -147,6 +168,12 @@ class ComputerSeat(Request):
 
 
 Seat = Annotated[HumanSeat | ComputerSeat, Field(discriminator="kind")]
+_HUMAN_SEAT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"kind": {"type": "string", "const": "human"}},
+    "required": ["kind"],
+    "additionalProperties": False,
+}
 
 
 class PresetRules(Request):
@@ -161,7 +188,12 @@ class CustomRules(Request):
 
 
 class KCNewGame(Request):
-    seats: list[Seat] = Field(min_length=2, max_length=4)
+    seats: list[Seat] = Field(
+        min_length=2,
+        max_length=4,
+        description="Seat 0 is the person starting the game, so it is human.",
+        json_schema_extra={"prefixItems": [_HUMAN_SEAT_SCHEMA]},
+    )
     rules: PresetRules | CustomRules = Field(default_factory=lambda: PresetRules(preset="standard"))
     rounds: Literal[1, 3, 5] = 1
 
@@ -172,9 +204,16 @@ class KCNewGame(Request):
         return self
 
 
+_PILE = "(N|E|S|W|NE|SE|SW|NW)"
+MOVE_PATTERN = f"^(end|(10|[A2-9TJQK])[SHDC]>{_PILE}|{_PILE}>{_PILE})$"
+
+
 class KCMove(Request):
     version: Version
-    move: str = Field(min_length=1, max_length=16, description='"9H>N", "E>NW" or "end".')
+    move: str = Field(
+        pattern=MOVE_PATTERN,
+        description='A play "9H>N", a pile move "E>NW", or "end" (the notation of `legal_moves`).',
+    )
 
 
 class HumanSeatOut(Response):

@@ -15,6 +15,7 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
+from starlette.routing import Match, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -114,3 +115,20 @@ class WebFiles(StaticFiles):
         if media is not None:
             response.headers["content-type"] = media
         return response
+
+
+API_PATHS = ("/api/", "/healthz", "/openapi.json")
+
+
+class SiteMount(Mount):
+    """The site at "/", except API paths: an unknown API path or method must get the API's
+    own 404 or 405 (with ``Allow``), not the static folder's."""
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope.get("path", "").startswith(API_PATHS):
+            return Match.NONE, {}
+        return super().matches(scope)
+
+
+def site(directory: Path) -> SiteMount:
+    return SiteMount("/", app=WebFiles(directory), name="web")

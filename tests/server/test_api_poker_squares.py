@@ -146,7 +146,7 @@ def test_illegal_placement_changes_nothing(api: Api) -> None:
         {"version": "1", "row": 0, "col": 0},
         {"version": 1, "row": "0", "col": 0},
         {"version": 1, "row": True, "col": 0},
-        {"version": 1, "row": 0.0, "col": 0},
+        {"version": 1, "row": 0.5, "col": 0},
         {"version": 1, "row": 5, "col": 0},
         {"version": 1, "row": 0, "col": -1},
         {"version": 0, "row": 0, "col": 0},
@@ -168,6 +168,12 @@ def test_malformed_move_bodies_are_422(api: Api, body: Any) -> None:
 )
 def test_malformed_new_game_bodies_are_422(api: Api, body: Any) -> None:
     assert api.post(GAMES, body, status=422)["code"] == "invalid_request"
+
+
+def test_integral_json_numbers_are_integers(api: Api) -> None:
+    game = api.ps_new()
+    moved = api.post(f"{GAMES}/{game['id']}/moves", {"version": 1.0, "row": 2.0, "col": 0})
+    assert moved["view"]["grid"][2][0] is not None
 
 
 def test_broken_json_is_422(api: Api) -> None:
