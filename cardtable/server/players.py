@@ -10,6 +10,7 @@ import secrets
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header
+from fastapi.concurrency import run_in_threadpool
 
 from .errors import no_player
 from .models import NewPlayer
@@ -28,7 +29,7 @@ def player_key(player_id: str) -> str:
     return hashlib.sha256(player_id.encode("ascii")).hexdigest()
 
 
-def current_player(
+async def current_player(
     runtime: RuntimeDep,
     x_player_id: Annotated[str | None, Header(description="The id from POST /api/players.")] = None,
 ) -> str:
@@ -37,7 +38,7 @@ def current_player(
         raise no_player()
     key = player_key(x_player_id)
     if not runtime.is_known(key):
-        if not runtime.store.has_player(key):
+        if not await run_in_threadpool(lambda: runtime.store.has_player(key)):
             raise no_player()
         runtime.remember(key)
     return key

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
 
 from .errors import ApiError
 from .settings import Settings
@@ -37,6 +38,10 @@ class Runtime:
                 store = self._store
         return store
 
+    def opened(self) -> Store | None:
+        """The store if it is already open (never blocks)."""
+        return self._store
+
     def is_known(self, player: str) -> bool:
         with self._lock:
             if player in self._known:
@@ -58,13 +63,18 @@ class Runtime:
             store.close()
 
 
-def get_runtime(request: Request) -> Runtime:
+# The dependencies are `async def` so that they run on the event loop instead of taking a
+# thread each; anything that may block (opening the store) is sent to the threadpool.
+async def get_runtime(request: Request) -> Runtime:
     runtime: Runtime = request.app.state.runtime
     return runtime
 
 
-def get_store(runtime: Annotated[Runtime, Depends(get_runtime)]) -> Store:
-    return runtime.store
+async def get_store(runtime: Annotated[Runtime, Depends(get_runtime)]) -> Store:
+    store = runtime.opened()
+    if store is None:
+        store = await run_in_threadpool(lambda: runtime.store)
+    return store
 
 
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]

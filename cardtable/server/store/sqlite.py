@@ -2,7 +2,7 @@
 
 Each server thread gets its own connection (FastAPI runs the endpoints in a threadpool).
 Writes take the lock up front (``BEGIN IMMEDIATE``), so a move is one short transaction and
-concurrent writers queue on the busy timeout instead of failing on a lock upgrade.
+a writer never fails on a lock upgrade; within one process writers queue on a mutex.
 """
 
 from __future__ import annotations
@@ -24,6 +24,10 @@ class SqliteStore(SqlStore):
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        # SQLite has one writer at a time. Within this process writers queue on this lock
+        # (woken at once); the busy timeout, which sleeps and polls, is left for the rare
+        # writer in another process.
+        self._write = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.create_schema()
@@ -52,17 +56,18 @@ class SqliteStore(SqlStore):
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         conn = self._conn()
-        cur = conn.cursor()
-        cur.execute("BEGIN IMMEDIATE")
-        try:
-            yield cur
-        except BaseException:
-            conn.rollback()
-            raise
-        else:
-            conn.commit()
-        finally:
-            cur.close()
+        with self._write:
+            cur = conn.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                yield cur
+            except BaseException:
+                conn.rollback()
+                raise
+            else:
+                conn.commit()
+            finally:
+                cur.close()
 
     @contextmanager
     def reading(self) -> Iterator[Tx]:

@@ -1,0 +1,319 @@
+"""Load test of the game server: a Poker Squares move at 1, 16 and 64 concurrent clients, next
+to a bare FastAPI endpoint that returns a constant, so the ratio shows what our code costs.
+
+    python -m bench.server_load [--levels 1,16,64] [--requests 2000] [--seconds 8]
+
+Both servers run as separate uvicorn processes on 127.0.0.1 (free ports, access log off, one
+worker each, the same settings); the game server uses a fresh SQLite file in a temporary
+folder (or ``DATABASE_URL`` if set). The load generator is a small asyncio HTTP/1.1 client
+with one keep-alive connection per simulated player. Each level is bounded by a request count
+and a time limit, after a short warm-up; every figure is measured on loopback only.
+
+A client of the game server plays whole deals: it places the current card on the next empty
+cell with the version of the previous answer, and deals a new game after 25 cards (deals are
+not timed). Output: requests/s, p50 and p99 latency per level and server, and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HOST = "127.0.0.1"
+CELLS = [(r, c) for r in range(5) for c in range(5)]
+
+
+# -- the two servers ----------------------------------------------------------------------
+def bare_app() -> Any:
+    """The floor: FastAPI with one endpoint returning a constant."""
+    from fastapi import FastAPI
+
+    app = FastAPI()
+
+    @app.post("/bare")
+    async def bare() -> dict[str, bool]:
+        return {"ok": True}
+
+    return app
+
+
+def serve(kind: str, port: int, data: str) -> None:
+    """Run one server in this process (the benchmark starts two of these)."""
+    import uvicorn
+
+    if kind == "bare":
+        app = bare_app()
+    else:
+        from cardtable.server import Settings, create_app
+
+        app = create_app(Settings(data_dir=Path(data)))
+    uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def server(kind: str, data: Path, timeout: float = 30.0) -> Iterator[int]:
+    port = free_port()
+    cmd = [sys.executable, "-m", "bench.server_load", "--serve", kind, "--port", str(port)]
+    proc = subprocess.Popen([*cmd, "--data", str(data)], cwd=Path(__file__).parent.parent)
+    try:
+        deadline = time.monotonic() + timeout
+        url = f"http://{HOST}:{port}/openapi.json"
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=1):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the {kind} server did not start") from None
+                time.sleep(0.05)
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+# -- a minimal HTTP/1.1 keep-alive client -----------------------------------------------
+class Connection:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, port: int):
+        self.reader, self.writer, self.port = reader, writer, port
+
+    @classmethod
+    async def open(cls, port: int) -> Connection:
+        reader, writer = await asyncio.open_connection(HOST, port)
+        return cls(reader, writer, port)
+
+    async def post(self, path: str, body: Any, headers: dict[str, str]) -> tuple[int, Any]:
+        data = json.dumps(body).encode()
+        head = [f"POST {path} HTTP/1.1", f"Host: {HOST}:{self.port}",
+                "Content-Type: application/json", f"Content-Length: {len(data)}"]  # fmt: skip
+        head += [f"{k}: {v}" for k, v in headers.items()]
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        await self.writer.drain()
+        status_line = await self.reader.readuntil(b"\r\n")
+        status = int(status_line.split()[1])
+        length = 0
+        while True:
+            line = await self.reader.readuntil(b"\r\n")
+            if line == b"\r\n":
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        payload = await self.reader.readexactly(length)
+        return status, json.loads(payload) if payload else None
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+# -- workloads ----------------------------------------------------------------------------
+@dataclass
+class Level:
+    clients: int
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    elapsed: float = 0.0
+
+    def summary(self) -> dict[str, float]:
+        lat = sorted(self.latencies)
+        n = len(lat)
+        return {
+            "clients": self.clients,
+            "requests": n,
+            "errors": self.errors,
+            "rps": n / self.elapsed if self.elapsed else 0.0,
+            "p50_ms": 1000 * lat[n // 2] if n else float("nan"),
+            "p99_ms": 1000 * lat[min(n - 1, int(n * 0.99))] if n else float("nan"),
+            "mean_ms": 1000 * statistics.fmean(lat) if n else float("nan"),
+        }
+
+
+class Budget:
+    """Shared bound of one level: timed requests left and the time limit."""
+
+    def __init__(self, requests: int, warmup: int, seconds: float) -> None:
+        self.left = requests + warmup
+        self.warmup = warmup
+        self.deadline = time.monotonic() + seconds
+        self.started: float | None = None
+
+    def take(self) -> bool | None:
+        """True: a timed request; False: a warm-up request; None: stop."""
+        if self.left <= 0 or time.monotonic() > self.deadline:
+            return None
+        self.left -= 1
+        if self.warmup > 0:
+            self.warmup -= 1
+            return False
+        if self.started is None:
+            self.started = time.perf_counter()
+        return True
+
+
+async def bare_client(port: int, budget: Budget, level: Level) -> None:
+    conn = await Connection.open(port)
+    try:
+        while (timed := budget.take()) is not None:
+            t = time.perf_counter()
+            status, _ = await conn.post("/bare", {"version": 1, "row": 0, "col": 0}, {})
+            if timed:
+                level.latencies.append(time.perf_counter() - t)
+                level.errors += status != 200
+    finally:
+        conn.close()
+
+
+async def new_deal(conn: Connection, headers: dict[str, str]) -> dict[str, Any]:
+    status, game = await conn.post("/api/poker-squares/games", {"table": "american"}, headers)
+    if status != 201:
+        raise RuntimeError(f"could not deal a game: {status} {game}")
+    result: dict[str, Any] = game
+    return result
+
+
+async def move_client(port: int, player: str, budget: Budget, level: Level) -> None:
+    conn = await Connection.open(port)
+    headers = {"X-Player-Id": player}
+    try:
+        game = await new_deal(conn, headers)
+        cell = 0
+        while (timed := budget.take()) is not None:
+            if cell == len(CELLS):
+                game, cell = await new_deal(conn, headers), 0
+            row, col = CELLS[cell]
+            body = {"version": game["version"], "row": row, "col": col}
+            t = time.perf_counter()
+            status, answer = await conn.post(
+                f"/api/poker-squares/games/{game['id']}/moves", body, headers
+            )
+            if timed:
+                level.latencies.append(time.perf_counter() - t)
+                level.errors += status != 200
+            if status == 200:
+                game, cell = answer, cell + 1
+            else:
+                game, cell = await new_deal(conn, headers), 0
+    finally:
+        conn.close()
+
+
+async def new_players(port: int, n: int) -> list[str]:
+    conn = await Connection.open(port)
+    try:
+        out = []
+        for _ in range(n):
+            status, answer = await conn.post("/api/players", {}, {})
+            if status != 201:
+                raise RuntimeError(f"could not create a player: {status} {answer}")
+            out.append(answer["player_id"])
+        return out
+    finally:
+        conn.close()
+
+
+async def run_level(
+    kind: str, port: int, clients: int, requests: int, seconds: float, players: Sequence[str]
+) -> Level:
+    level = Level(clients)
+    budget = Budget(requests, warmup=max(50, 2 * clients), seconds=seconds)
+    if kind == "bare":
+        tasks = [bare_client(port, budget, level) for _ in range(clients)]
+    else:
+        tasks = [move_client(port, players[i], budget, level) for i in range(clients)]
+    await asyncio.gather(*tasks)
+    if budget.started is not None:
+        level.elapsed = time.perf_counter() - budget.started
+    return level
+
+
+# -- the run ------------------------------------------------------------------------------
+def measure(
+    levels: Sequence[int], requests: int, seconds: float
+) -> dict[str, list[dict[str, float]]]:
+    results: dict[str, list[dict[str, float]]] = {"move": [], "bare": []}
+    data = Path(tempfile.mkdtemp(prefix="cardtable-bench-"))
+    try:
+        with server("app", data) as app_port, server("bare", data) as bare_port:
+            players = asyncio.run(new_players(app_port, max(levels)))
+            for clients in levels:
+                for kind, port in (("move", app_port), ("bare", bare_port)):
+                    level = asyncio.run(run_level(kind, port, clients, requests, seconds, players))
+                    results[kind].append(level.summary())
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    return results
+
+
+def report(results: dict[str, list[dict[str, float]]]) -> str:
+    store = "PostgreSQL (DATABASE_URL)" if os.environ.get("DATABASE_URL") else "SQLite (WAL)"
+    lines = [
+        f"Poker Squares move (store: {store}) vs bare FastAPI constant endpoint; "
+        f"uvicorn, 1 worker, loopback, {os.cpu_count()} CPUs",
+        f"{'clients':>7}  {'server':<6} {'requests':>8} {'errors':>6} {'req/s':>8} "
+        f"{'p50 ms':>8} {'p99 ms':>8}",
+    ]
+    for move, bare in zip(results["move"], results["bare"], strict=True):
+        for name, r in (("move", move), ("bare", bare)):
+            lines.append(
+                f"{r['clients']:>7}  {name:<6} {r['requests']:>8} {r['errors']:>6} "
+                f"{r['rps']:>8.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}"
+            )
+        ratio = bare["rps"] / move["rps"] if move["rps"] else float("nan")
+        lines.append(f"{'':>7}  bare/move throughput ratio {ratio:.1f}x")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.server_load", description=__doc__)
+    parser.add_argument("--levels", default="1,16,64", help="concurrent clients (1,16,64)")
+    parser.add_argument("--requests", type=int, default=2000, help="timed requests per level")
+    parser.add_argument("--seconds", type=float, default=8.0, help="time limit per level")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--serve", choices=["app", "bare"], help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--data", default="data", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        serve(args.serve, args.port, args.data)
+        return 0
+    levels = [int(x) for x in args.levels.split(",")]
+    if not levels or min(levels) < 1 or max(levels) > 256:
+        parser.error("levels are 1-256 clients")
+    if not 1 <= args.requests <= 100_000 or not 0 < args.seconds <= 120:
+        parser.error("requests must be 1-100000 and seconds 0-120")
+    results = measure(levels, args.requests, args.seconds)
+    print(report(results))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
