@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 
 from cardtable.server import Settings, create_app
@@ -38,10 +39,16 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 @pytest.fixture(scope="session")
-def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One real server per xdist worker, with its own temporary data folder and port."""
+def live_app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
+    """The app the live server runs (tests may read its store, e.g. the Kings Corner state)."""
     data = tmp_path_factory.mktemp("web-data")
-    with serve(create_app(Settings(data_dir=data, database_url=None))) as url:
+    return create_app(Settings(data_dir=data, database_url=None))
+
+
+@pytest.fixture(scope="session")
+def live_url(live_app: FastAPI) -> Iterator[str]:
+    """One real server per xdist worker, with its own temporary data folder and port."""
+    with serve(live_app) as url:
         yield url
 
 

@@ -1,8 +1,12 @@
-/** Entry module of the home page: the shell plus a fan of sample card faces. */
+/** Entry module of the home page: the shell, a fan of sample card faces, and Continue for an
+ * unfinished Kings Corner match (GET /api/continue). */
+import { api, hasPlayer } from "./api.js";
 import { cardFaceSvg, cardName } from "./cards.js";
+import { t } from "./i18n.js";
 import { onLanguageChange, initPage } from "./page.js";
 
 const SAMPLES = ["AS", "KH", "TD", "7C"];
+let saved = null;
 
 function renderSamples() {
   const box = document.getElementById("sample-cards");
@@ -19,6 +23,34 @@ function renderSamples() {
   );
 }
 
+function renderContinue() {
+  const box = document.getElementById("continue-kc-box");
+  const game = saved && saved.kings_corner;
+  if (!box) return;
+  box.hidden = !game || game.phase === "match_over";
+  if (box.hidden) return;
+  document.getElementById("continue-kc-text").textContent = t("kc.continue_text", {
+    round: game.match.round,
+    rounds: game.match.rounds,
+    players: game.seats.length,
+    rules: t(`kc.rule_set.${game.view.rule_set}`),
+  });
+}
+
+async function loadSaved() {
+  if (!hasPlayer()) return;
+  try {
+    saved = await api.continueGames();
+  } catch {
+    saved = null; // the home page works without it
+  }
+  renderContinue();
+}
+
 await initPage();
 renderSamples();
-onLanguageChange(renderSamples);
+onLanguageChange(() => {
+  renderSamples();
+  renderContinue();
+});
+loadSaved();

@@ -1,0 +1,98 @@
+/**
+ * The end of a Kings Corner round and of a match: how the round ended, every hand's penalty
+ * (Kings 10, other cards 1), the totals, the winner or the tie, and the way on (next round,
+ * the same settings again, a new match). Penalties and winners come from the server.
+ */
+
+import { t } from "./i18n.js";
+import { seatName } from "./kc-text.js";
+
+function el(tag, attrs = {}, text = null) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+export function namesOf(game, seats) {
+  return seats.map((s) => seatName(game, s)).join(t("kc.and"));
+}
+
+/** The sentence that sums up a finished round or match, also used for the announcement. */
+export function endSummary(game) {
+  const view = game.view;
+  const match = game.match;
+  const parts = [];
+  const winners = view.winners || [];
+  if (view.ending === "out") parts.push(t("kc.went_out", { who: seatName(game, winners[0]) }));
+  else parts.push(t("kc.blocked"));
+  if (view.ending !== "out") {
+    parts.push(
+      winners.length > 1
+        ? t("kc.round_tie", { who: namesOf(game, winners) })
+        : t("kc.round_winner", { who: seatName(game, winners[0]) }),
+    );
+  }
+  if (game.phase === "match_over" && match.winners) {
+    parts.push(
+      match.winners.length > 1
+        ? t("kc.match_tie", { who: namesOf(game, match.winners) })
+        : t("kc.match_winner", { who: seatName(game, match.winners[0]) }),
+    );
+  }
+  return parts.join(" ");
+}
+
+export function renderEnd(section, game, { onNextRound, onNewMatch, onRematch }) {
+  const match = game.match;
+  const over = game.phase === "match_over";
+  const title = el(
+    "h2",
+    { id: "end-title", tabindex: "-1" },
+    over ? t("kc.match_over_title") : t("kc.round_over_title", { round: match.round, rounds: match.rounds }),
+  );
+  const summary = el("p", { id: "end-summary", class: "end-summary" }, endSummary(game));
+
+  const table = el("table", { id: "end-table", class: "end-table" });
+  const caption = el("caption", {}, t("kc.penalty_caption"));
+  const head = el("tr");
+  head.append(el("th", { scope: "col" }, t("kc.col_player")));
+  match.results.forEach((_, i) => head.append(el("th", { scope: "col", class: "num" }, t("kc.col_round", { n: i + 1 }))));
+  head.append(el("th", { scope: "col", class: "num" }, t("kc.col_total")));
+  const thead = el("thead");
+  thead.append(head);
+  const body = el("tbody");
+  const best = new Set(over ? match.winners || [] : game.view.winners || []);
+  game.seats.forEach((_, seat) => {
+    const tr = el("tr", { "data-seat": String(seat) });
+    if (best.has(seat)) tr.classList.add("winner");
+    const name = el("th", { scope: "row" }, seatName(game, seat));
+    if (best.has(seat)) name.append(el("span", { class: "win-mark" }, ` ★ ${t("kc.winner_tag")}`));
+    tr.append(name);
+    match.results.forEach((r, i) => {
+      const td = el("td", { class: "num", "data-round": String(i + 1), "data-penalty": String(r.penalties[seat]) }, String(r.penalties[seat]));
+      if (i === match.results.length - 1) td.classList.add("current");
+      tr.append(td);
+    });
+    tr.append(el("td", { class: "num total", "data-total": String(match.totals[seat]) }, String(match.totals[seat])));
+    body.append(tr);
+  });
+  table.append(caption, thead, body);
+  const wrap = el("div", { class: "table-scroll" });
+  wrap.append(table);
+  const note = el("p", { class: "note" }, t("kc.penalty_note"));
+
+  const actions = el("p", { class: "end-actions" });
+  if (over) {
+    const again = el("button", { type: "button", id: "rematch-btn", class: "primary" }, t("kc.rematch"));
+    again.addEventListener("click", onRematch);
+    const fresh = el("button", { type: "button", id: "new-match-btn" }, t("kc.new_match"));
+    fresh.addEventListener("click", onNewMatch);
+    actions.append(again, fresh);
+  } else {
+    const next = el("button", { type: "button", id: "next-round-btn", class: "primary" }, t("kc.next_round", { n: match.round + 1 }));
+    next.addEventListener("click", onNextRound);
+    actions.append(next);
+  }
+  section.replaceChildren(title, summary, wrap, note, actions);
+}

@@ -1,0 +1,717 @@
+/**
+ * The Kings Corner screen: settings, the table, playing and moving piles, ending the turn,
+ * the Next-player step, hand-offs on one device, computer turns shown step by step, pause,
+ * undo, the end of a round and of a match. It renders the server's game and sends moves; the
+ * legal targets come only from `view.legal_moves` (docs/api.md).
+ */
+
+import { hasPlayer, api, kcApi } from "./api.js";
+import { cardName } from "./cards.js";
+import { t } from "./i18n.js";
+import { endSummary, renderEnd } from "./kc-end.js";
+import { fillSetup, readSetup, refreshSetup, wireSetup } from "./kc-setup.js";
+import { createTable } from "./kc-table.js";
+import {
+  acceptText,
+  capitalise,
+  isCorner,
+  parseMove,
+  pileName,
+  rulesLine,
+  seatName,
+  stepText,
+} from "./kc-text.js";
+import { initPage, onLanguageChange } from "./page.js";
+import { getSetting, setSetting } from "./settings.js";
+import { playSound } from "./sound.js";
+
+const $ = (id) => document.getElementById(id);
+
+const SPEEDS = {
+  slow: { delay: 1600, slide: 250 },
+  normal: { delay: 900, slide: 220 },
+  fast: { delay: 350, slide: 150 },
+  instant: { delay: 0, slide: 0 },
+};
+
+const state = {
+  game: null, // KCGame from the server
+  selection: null, // {kind: "card", card} | {kind: "pile", pile}
+  paused: false,
+  busy: false,
+  looping: false,
+  waitNext: false, // a turn just ended: the board is on show until "Next player"
+  screen: "setup",
+};
+
+let table;
+let liveTimer = 0;
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+// --- small helpers -----------------------------------------------------------------------
+
+function announce(text) {
+  const live = $("live");
+  live.textContent = "";
+  clearTimeout(liveTimer);
+  liveTimer = setTimeout(() => {
+    live.textContent = capitalise(text);
+  }, 30);
+}
+
+function say(text) {
+  $("message").textContent = text ? capitalise(text) : "";
+}
+
+function showError(key) {
+  $("error").textContent = key ? t(key) : "";
+  if (key) playSound("error");
+}
+
+function speed() {
+  if (reducedMotion.matches) return SPEEDS.instant;
+  return SPEEDS[getSetting("kcSpeed")] || SPEEDS.normal;
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function view() {
+  return state.game.view;
+}
+
+function myTurn() {
+  const g = state.game;
+  return Boolean(g && g.phase === "play" && g.viewer === g.view.to_play && !g.view.is_over);
+}
+
+function legal() {
+  return myTurn() && !state.paused ? view().legal_moves : [];
+}
+
+/** What the legal moves say about the hand and the piles. */
+function analyse() {
+  const moves = legal();
+  const playable = new Set();
+  const movable = new Set();
+  for (const m of moves) {
+    const p = parseMove(m);
+    if (p.kind === "play") playable.add(p.card);
+    else if (p.kind === "shift") movable.add(p.from);
+  }
+  const targets = new Set();
+  const sel = state.selection;
+  if (sel) {
+    const prefix = sel.kind === "card" ? `${sel.card}>` : `${sel.pile}>`;
+    for (const m of moves) if (m.startsWith(prefix)) targets.add(m.slice(prefix.length));
+  }
+  return { moves, playable, movable, targets };
+}
+
+function lastPiles(game) {
+  const last = game.log[game.log.length - 1];
+  const out = new Set();
+  if (!last || last.round !== game.match.round) return out;
+  const m = parseMove(last.move);
+  if (m.kind === "play" || m.kind === "draw-king") out.add(m.pile);
+  if (m.kind === "shift") out.add(m.to);
+  return out;
+}
+
+// --- drawing -------------------------------------------------------------------------------
+
+function turnText(game) {
+  const v = game.view;
+  if (game.phase === "round_over" || game.phase === "match_over") return endSummary(game);
+  const who = seatName(game, v.to_play);
+  if (state.waitNext) return t("kc.turn_over");
+  if (game.phase === "computer") return t(state.paused ? "kc.turn_computer_paused" : "kc.turn_computer", { who });
+  if (game.phase === "handoff") return t("kc.turn_handoff", { who });
+  if (!myTurn()) return t("kc.turn_of", { who });
+  const single = game.seats.filter((s) => s.kind === "human").length === 1;
+  let text = single ? t("kc.turn_yours") : t("kc.turn_of", { who });
+  if (v.last_draw) text += ` ${t("kc.you_drew", { card: cardName(v.last_draw) })}`;
+  if (v.rules.kings === "first" && v.legal_moves.length && !v.legal_moves.includes("end")) {
+    text += ` ${t("kc.kings_first_now")}`;
+  }
+  return text;
+}
+
+function render() {
+  const game = state.game;
+  if (!game) return;
+  const v = game.view;
+  const a = analyse();
+  const tableEl = $("table");
+  tableEl.dataset.game = game.id;
+  tableEl.dataset.phase = game.phase;
+  tableEl.dataset.version = String(game.version);
+  tableEl.dataset.toPlay = String(v.to_play);
+  tableEl.dataset.viewer = game.viewer === null ? "" : String(game.viewer);
+  tableEl.classList.toggle("wait-next", state.waitNext);
+  table.render(game, {
+    selection: state.selection,
+    targets: a.targets,
+    movable: a.movable,
+    playable: a.playable,
+    lastPiles: lastPiles(game),
+    myTurn: myTurn(),
+  });
+  $("cross").classList.toggle("selecting", Boolean(state.selection));
+  $("round-line").textContent = t("kc.round_line", { round: game.match.round, rounds: game.match.rounds });
+  $("rules-line").textContent = rulesLine(v);
+  $("turn-line").textContent = capitalise(turnText(game));
+
+  const over = game.phase === "round_over" || game.phase === "match_over";
+  const handoff = game.phase === "handoff" && !state.waitNext;
+  $("handoff").hidden = !handoff;
+  if (handoff) {
+    const who = seatName(game, v.to_play);
+    $("handoff-title").textContent = t("kc.handoff_title", { who });
+    $("handoff-text").textContent = t("kc.handoff_text", { who });
+    $("reveal-btn").textContent = t("kc.reveal", { who });
+  }
+  const end = $("end-btn");
+  end.hidden = state.waitNext || over || game.phase === "handoff";
+  end.disabled = !a.moves.includes("end");
+  $("next-btn").hidden = !state.waitNext;
+  $("undo-btn").disabled = !myTurn() || !v.can_undo || state.paused;
+  $("pause-btn").disabled = over;
+  $("pause-btn").setAttribute("aria-pressed", String(state.paused));
+  $("pause-label").textContent = t(state.paused ? "kc.resume" : "kc.pause");
+  $("pause-overlay").hidden = !state.paused;
+  $("speed").value = reducedMotion.matches ? "instant" : getSetting("kcSpeed") || "normal";
+  $("speed").disabled = reducedMotion.matches;
+
+  const endBox = $("end");
+  endBox.hidden = !over;
+  tableEl.classList.toggle("over", over);
+  if (over) {
+    renderEnd(endBox, game, { onNextRound: nextRound, onNewMatch: showSetup, onRematch: rematch });
+  }
+}
+
+// --- motion ------------------------------------------------------------------------------
+
+function rectOf(node) {
+  return node ? node.getBoundingClientRect() : null;
+}
+
+/** Slides the pile's top card in from where it came (a hand card, a seat, another pile). */
+function slideFrom(fromRect, pile) {
+  const ms = speed().slide;
+  if (!fromRect || !ms) return;
+  const target = table.pile(pile).querySelector(".pile-tail:not([hidden])");
+  const to = rectOf(target);
+  if (!to || !to.width) return;
+  const dx = fromRect.left + fromRect.width / 2 - (to.left + to.width / 2);
+  const dy = fromRect.top + fromRect.height / 2 - (to.top + to.height / 2);
+  target.animate(
+    [{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 5 }, { transform: "none", zIndex: 5 }],
+    { duration: ms, easing: "ease-out" },
+  );
+}
+
+/** Where a step's card comes from, measured before the board changes. */
+function sourceRect(seat, move) {
+  const m = parseMove(move);
+  if (m.kind === "shift") return rectOf(table.pile(m.from));
+  if (m.kind !== "play") return null;
+  const card = state.game.viewer === seat ? table.card(m.card) : null;
+  return rectOf(card || table.seat(seat));
+}
+
+function landing(move) {
+  const m = parseMove(move);
+  return m.kind === "shift" ? m.to : m.kind === "play" ? m.pile : null;
+}
+
+// --- server answers ------------------------------------------------------------------------
+
+function adopt(game) {
+  const previous = state.game;
+  if (!previous || previous.id !== game.id) {
+    state.paused = false;
+    state.waitNext = false;
+  }
+  state.game = game;
+  // A selection survives only while it is still something the player may choose.
+  const sel = state.selection;
+  if (sel) {
+    const a = analyse();
+    const ok = sel.kind === "card" ? game.view.hand.includes(sel.card) && myTurn() : a.movable.has(sel.pile);
+    if (!ok) state.selection = null;
+  }
+  if (game.phase !== "computer" && game.phase !== "handoff") state.waitNext = false;
+}
+
+function handleError(err) {
+  const code = err && err.code;
+  if (code === "stale_version" && err.current) {
+    state.selection = null;
+    adopt(err.current);
+    render();
+    showError("kc.error.stale_version");
+    computerLoop();
+  } else if (code === "illegal_move" || code === "wrong_phase") {
+    showError(`kc.error.${code}`);
+    refresh();
+  } else if (code === "not_found" || code === "no_player") {
+    state.game = null;
+    showError("kc.error.not_found");
+    showSetup();
+  } else if (code === "network" || code === "rate_limited") {
+    showError(`error.${code}`);
+  } else {
+    showError("error.unknown");
+  }
+}
+
+async function run(task) {
+  if (state.busy) return;
+  state.busy = true;
+  document.body.classList.add("busy");
+  try {
+    await task();
+  } catch (err) {
+    handleError(err);
+  } finally {
+    state.busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+async function refresh() {
+  if (!state.game) return;
+  try {
+    adopt(await kcApi.get(state.game.id));
+    render();
+  } catch (err) {
+    if (err.code !== "illegal_move") handleError(err);
+  }
+}
+
+// --- the computer ------------------------------------------------------------------------
+
+function computerMayGo() {
+  const g = state.game;
+  return (
+    g &&
+    g.phase === "computer" &&
+    state.screen === "table" &&
+    !state.paused &&
+    !state.waitNext &&
+    !document.hidden
+  );
+}
+
+/** Asks the server for one computer move at a time and shows each (SPEC KC-24, C-6). */
+async function computerLoop() {
+  if (state.looping || !computerMayGo()) return;
+  state.looping = true;
+  try {
+    while (computerMayGo()) {
+      await sleep(speed().delay);
+      while (state.busy) await sleep(30);
+      if (!computerMayGo()) break;
+      const before = state.game;
+      let next;
+      state.busy = true;
+      try {
+        next = await kcApi.computerStep(before);
+      } finally {
+        state.busy = false;
+      }
+      if (state.game !== before) break; // something else changed the game meanwhile
+      const step = next.step;
+      const from = step ? sourceRect(step.seat, step.move) : null;
+      adopt(next);
+      render();
+      if (step) {
+        const pile = landing(step.move);
+        if (pile) slideFrom(from, pile);
+        playSound(step.move === "end" ? "undo" : "place");
+        announce(stepAnnouncement(before, next, step));
+      }
+    }
+  } catch (err) {
+    handleError(err);
+  } finally {
+    state.looping = false;
+  }
+  if (state.game && !state.looping && (state.game.phase === "play" || state.game.phase === "handoff")) focusAfterTurn();
+}
+
+/** The sentence for a step, plus what follows it (a drawn King, the next turn, the end). */
+function stepAnnouncement(before, next, step) {
+  const parts = [stepText(next, step.seat, step.move)];
+  const fresh = next.log.filter((e) => !before.log.some((b) => b.seat === e.seat && b.turn === e.turn && b.move === e.move && b.round === e.round));
+  for (const e of fresh) if (e.move.startsWith("draw-king")) parts.push(stepText(next, e.seat, e.move));
+  parts.push(...afterText(next));
+  return parts.map(capitalise).join(" ");
+}
+
+function afterText(game) {
+  if (game.phase === "round_over" || game.phase === "match_over") return [endSummary(game)];
+  if (game.phase === "play" && myTurn()) return [turnText(game)];
+  if (game.phase === "handoff") return [t("kc.turn_handoff", { who: seatName(game, game.view.to_play) })];
+  return [];
+}
+
+function focusAfterTurn() {
+  const g = state.game;
+  if (!g || state.screen !== "table") return;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || active.closest?.("[hidden]") || active.disabled;
+  if (g.phase === "handoff" && (lost || table.contains(active))) $("reveal-btn").focus();
+  else if (g.phase === "play" && lost) focusHand(0);
+}
+
+function focusHand(index) {
+  const cards = $("hand").querySelectorAll(".hand-card");
+  if (cards.length) cards[Math.max(0, Math.min(index, cards.length - 1))].focus();
+  else if (!$("end-btn").hidden) $("end-btn").focus();
+}
+
+// --- choosing and playing ----------------------------------------------------------------
+
+function blocked() {
+  if (state.paused) {
+    announce(t("kc.paused_announce"));
+    say(t("kc.paused_announce"));
+    return true;
+  }
+  if (!myTurn()) {
+    say(state.game && state.game.phase === "computer" ? t("kc.wait_computer") : "");
+    return true;
+  }
+  return false;
+}
+
+function cancelSelection(quiet = false) {
+  if (!state.selection) return;
+  state.selection = null;
+  render();
+  if (!quiet) {
+    say(t("kc.cancelled"));
+    announce(t("kc.cancelled"));
+  }
+}
+
+function focusFirstTarget() {
+  const a = analyse();
+  const first = [...a.targets][0];
+  if (first) table.pile(first).focus();
+}
+
+function chooseCard(code, ev) {
+  if (blocked()) return;
+  const keyboard = ev && ev.detail === 0;
+  if (state.selection?.kind === "card" && state.selection.card === code) {
+    cancelSelection();
+    return;
+  }
+  state.selection = { kind: "card", card: code };
+  const a = analyse();
+  render();
+  const text = a.targets.size
+    ? t("kc.choose_target", { card: cardName(code), piles: [...a.targets].map(pileName).join(t("kc.or")) })
+    : t("kc.no_target", { card: cardName(code) });
+  say(text);
+  announce(text);
+  if (keyboard && a.targets.size) focusFirstTarget();
+}
+
+function whyNot(pile) {
+  const sel = state.selection;
+  const cards = view().piles[pile];
+  if (sel.kind === "pile") return t("kc.why.pile", { from: pileName(sel.pile), to: pileName(pile) });
+  const card = sel.card;
+  if (!cards.length && isCorner(pile)) return t("kc.why.corner_king");
+  if (!cards.length && card[0] === "K") return t("kc.why.king_centre");
+  if (view().rules.kings === "first" && !view().legal_moves.includes("end")) return t("kc.kings_first_now");
+  return t("kc.why.build", { card: cardName(card), pile: pileName(pile), accepts: acceptText(pile, cards) });
+}
+
+function choosePile(pile, ev) {
+  if (blocked()) return;
+  const keyboard = ev && ev.detail === 0;
+  const a = analyse();
+  const sel = state.selection;
+  if (sel && a.targets.has(pile)) {
+    const move = sel.kind === "card" ? `${sel.card}>${pile}` : `${sel.pile}>${pile}`;
+    play(move, keyboard);
+    return;
+  }
+  if (sel?.kind === "pile" && sel.pile === pile) {
+    cancelSelection();
+    return;
+  }
+  if (a.movable.has(pile)) {
+    state.selection = { kind: "pile", pile };
+    const targets = analyse().targets;
+    render();
+    const text = t("kc.choose_pile_target", { pile: pileName(pile), piles: [...targets].map(pileName).join(t("kc.or")) });
+    say(text);
+    announce(text);
+    if (keyboard) focusFirstTarget();
+    return;
+  }
+  const text = sel ? whyNot(pile) : t("kc.choose_card_first");
+  say(text);
+  announce(text);
+}
+
+function play(move, keyboard) {
+  const game = state.game;
+  const m = parseMove(move);
+  const from = m.kind === "play" ? rectOf(table.card(m.card)) : rectOf(table.pile(m.from));
+  const handIndex = m.kind === "play" ? game.view.hand.indexOf(m.card) : -1;
+  run(async () => {
+    const next = await kcApi.move(game, move);
+    showError(null);
+    state.selection = null;
+    adopt(next);
+    render();
+    slideFrom(from, m.kind === "play" ? m.pile : m.to);
+    const parts = [stepText(next, game.view.to_play, move), ...(next.view.is_over ? [endSummary(next)] : [])];
+    playSound(next.view.is_over ? "end" : "place");
+    say(parts[0]);
+    announce(parts.map(capitalise).join(" "));
+    if (next.view.is_over) $("end-title")?.focus?.();
+    else if (keyboard) focusHand(handIndex >= 0 ? handIndex : 0);
+  });
+}
+
+function endTurn() {
+  if (blocked()) return;
+  const game = state.game;
+  if (!view().legal_moves.includes("end")) {
+    say(t("kc.kings_first_now"));
+    return;
+  }
+  const seat = game.view.to_play;
+  run(async () => {
+    const next = await kcApi.move(game, "end");
+    showError(null);
+    state.selection = null;
+    adopt(next);
+    state.waitNext = next.phase === "computer" || next.phase === "handoff";
+    render();
+    playSound("undo");
+    const parts = [t("kc.did.end", { who: seatName(next, seat) })];
+    if (next.view.rules.draw === "last" && next.viewer === seat && next.view.last_draw) {
+      parts.push(t("kc.you_drew", { card: cardName(next.view.last_draw) }));
+    }
+    const kings = next.log.filter((e) => e.seat === seat && e.turn === game.view.turn && e.move.startsWith("draw-king"));
+    for (const e of kings) parts.push(stepText(next, e.seat, e.move));
+    if (state.waitNext) parts.push(t("kc.press_next"));
+    else parts.push(...afterText(next));
+    say(parts.map(capitalise).join(" "));
+    announce(parts.map(capitalise).join(" "));
+    if (state.waitNext) $("next-btn").focus();
+    else if (next.view.is_over) $("end-title")?.focus?.();
+  });
+}
+
+function nextPlayer() {
+  if (!state.waitNext) return;
+  state.waitNext = false;
+  say("");
+  render();
+  if (state.game.phase === "handoff") {
+    $("reveal-btn").focus();
+    announce(t("kc.turn_handoff", { who: seatName(state.game, state.game.view.to_play) }));
+  } else {
+    announce(turnText(state.game));
+    computerLoop();
+  }
+}
+
+function reveal() {
+  const game = state.game;
+  if (!game || game.phase !== "handoff") return;
+  run(async () => {
+    const next = await kcApi.reveal(game);
+    showError(null);
+    adopt(next);
+    render();
+    announce(turnText(next));
+    focusHand(0);
+  });
+}
+
+function undo() {
+  const game = state.game;
+  if (!game || state.paused || !myTurn() || !game.view.can_undo) return;
+  run(async () => {
+    const next = await kcApi.undo(game);
+    showError(null);
+    state.selection = null;
+    adopt(next);
+    render();
+    playSound("undo");
+    say(t("kc.undone"));
+    announce(t("kc.undone"));
+  });
+}
+
+function togglePause() {
+  const game = state.game;
+  if (!game || state.screen !== "table" || game.view.is_over) return;
+  state.paused = !state.paused;
+  if (state.paused) state.selection = null;
+  render();
+  const text = t(state.paused ? "kc.paused_announce" : "kc.resumed_announce");
+  say(text);
+  announce(text);
+  if (!state.paused) computerLoop();
+}
+
+function setSpeed(value) {
+  setSetting("kcSpeed", value);
+  render();
+}
+
+function nextRound() {
+  const game = state.game;
+  run(async () => {
+    const next = await kcApi.nextRound(game);
+    showError(null);
+    state.selection = null;
+    adopt(next);
+    render();
+    say("");
+    announce(`${t("kc.round_line", { round: next.match.round, rounds: next.match.rounds })}. ${turnText(next)}`);
+    focusAfterDeal();
+  });
+}
+
+function focusAfterDeal() {
+  if (state.game.phase === "play") focusHand(0);
+  else if (state.game.phase === "handoff") $("reveal-btn").focus();
+  else $("pause-btn").focus();
+  computerLoop();
+}
+
+function startMatch(body) {
+  run(async () => {
+    const game = await kcApi.create(body.seats, body.rules, body.rounds);
+    showError(null);
+    state.selection = null;
+    adopt(game);
+    showTable();
+    announce(`${rulesLine(game.view)}. ${turnText(game)}`);
+    focusAfterDeal();
+  });
+}
+
+function rematch() {
+  fillSetup(state.game);
+  startMatch(readSetup());
+}
+
+// --- screens -------------------------------------------------------------------------------
+
+function renderSetup() {
+  const game = state.game;
+  const unfinished = game && game.phase !== "match_over";
+  $("continue-box").hidden = !unfinished;
+  $("new-note").hidden = !unfinished;
+  if (unfinished) {
+    $("continue-text").textContent = t("kc.continue_text", {
+      round: game.match.round,
+      rounds: game.match.rounds,
+      players: game.seats.length,
+      rules: t(`kc.rule_set.${game.view.rule_set}`),
+    });
+  }
+  refreshSetup();
+}
+
+function showSetup() {
+  state.screen = "setup";
+  state.selection = null;
+  $("table").hidden = true;
+  $("setup").hidden = false;
+  if (state.game) fillSetup(state.game);
+  renderSetup();
+  (!$("continue-box").hidden ? $("continue-btn") : $("start-btn")).focus();
+}
+
+function showTable() {
+  state.screen = "table";
+  $("setup").hidden = true;
+  $("table").hidden = false;
+  render();
+}
+
+function continueMatch() {
+  showTable();
+  focusAfterDeal();
+}
+
+// --- wiring --------------------------------------------------------------------------------
+
+function isTyping(target) {
+  return target instanceof HTMLElement && target.closest("input, select, textarea, dialog");
+}
+
+function onKey(ev) {
+  if (state.screen !== "table" || ev.altKey || ev.ctrlKey || ev.metaKey || isTyping(ev.target)) return;
+  const key = ev.key.toLowerCase();
+  if (key === "escape") cancelSelection();
+  else if (key === "z") undo();
+  else if (key === "p") togglePause();
+  else return;
+  ev.preventDefault();
+}
+
+function wire() {
+  table = createTable(
+    { cross: $("cross"), seats: $("seats"), hand: $("hand"), handTitle: $("hand-title"), moveLog: $("move-log") },
+    { onPile: choosePile, onCard: chooseCard },
+  );
+  wireSetup(startMatch);
+  $("continue-btn").addEventListener("click", continueMatch);
+  $("end-btn").addEventListener("click", endTurn);
+  $("next-btn").addEventListener("click", nextPlayer);
+  $("reveal-btn").addEventListener("click", reveal);
+  $("undo-btn").addEventListener("click", undo);
+  $("pause-btn").addEventListener("click", togglePause);
+  $("speed").addEventListener("change", (ev) => setSpeed(ev.target.value));
+  $("menu-btn").addEventListener("click", showSetup);
+  // An empty area of the table cancels a selection (SPEC KC-25).
+  $("table").addEventListener("click", (ev) => {
+    if (state.selection && !ev.target.closest("button, select, a, input, label, dialog")) cancelSelection();
+  });
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) computerLoop();
+  });
+  reducedMotion.addEventListener?.("change", () => state.game && render());
+  onLanguageChange(() => {
+    if (state.screen === "table") render();
+    else renderSetup();
+  });
+}
+
+async function start() {
+  await initPage();
+  wire();
+  if (hasPlayer()) {
+    try {
+      const saved = await api.continueGames();
+      if (saved.kings_corner) adopt(saved.kings_corner);
+    } catch (err) {
+      if (err.code !== "no_player") handleError(err);
+    }
+  }
+  const resume = new URLSearchParams(window.location.search).has("continue");
+  if (resume && state.game && state.game.phase !== "match_over") continueMatch();
+  else showSetup();
+  document.body.dataset.ready = "kc";
+}
+
+start();
