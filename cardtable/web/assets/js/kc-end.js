@@ -5,7 +5,7 @@
  */
 
 import { t } from "./i18n.js";
-import { seatName } from "./kc-text.js";
+import { seatName, sentences } from "./kc-text.js";
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);
@@ -40,7 +40,7 @@ export function endSummary(game) {
         : t("kc.match_winner", { who: seatName(game, match.winners[0]) }),
     );
   }
-  return parts.join(" ");
+  return sentences(parts);
 }
 
 export function renderEnd(section, game, { onNextRound, onNewMatch, onRematch }) {

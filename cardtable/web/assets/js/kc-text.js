@@ -103,6 +103,11 @@ export function stepText(game, seat, move) {
   return t("kc.did.play", { who, card: cardName(m.card), pile: pileName(m.pile) });
 }
 
+/** Sentences in a row: a space between them in English, none in Japanese. */
+export function sentences(parts) {
+  return parts.filter(Boolean).map(capitalise).join(t("kc.sentence_sep"));
+}
+
 export function capitalise(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

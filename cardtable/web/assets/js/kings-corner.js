@@ -19,6 +19,7 @@ import {
   pileName,
   rulesLine,
   seatName,
+  sentences,
   stepText,
 } from "./kc-text.js";
 import { initPage, onLanguageChange } from "./page.js";
@@ -130,12 +131,12 @@ function turnText(game) {
   if (game.phase === "handoff") return t("kc.turn_handoff", { who });
   if (!myTurn()) return t("kc.turn_of", { who });
   const single = game.seats.filter((s) => s.kind === "human").length === 1;
-  let text = single ? t("kc.turn_yours") : t("kc.turn_of", { who });
-  if (v.last_draw) text += ` ${t("kc.you_drew", { card: cardName(v.last_draw) })}`;
+  const parts = [single ? t("kc.turn_yours") : t("kc.turn_of", { who })];
+  if (v.last_draw) parts.push(t("kc.you_drew", { card: cardName(v.last_draw) }));
   if (v.rules.kings === "first" && v.legal_moves.length && !v.legal_moves.includes("end")) {
-    text += ` ${t("kc.kings_first_now")}`;
+    parts.push(t("kc.kings_first_now"));
   }
-  return text;
+  return sentences(parts);
 }
 
 function render() {
@@ -349,7 +350,7 @@ function stepAnnouncement(before, next, step) {
   const fresh = next.log.filter((e) => !before.log.some((b) => b.seat === e.seat && b.turn === e.turn && b.move === e.move && b.round === e.round));
   for (const e of fresh) if (e.move.startsWith("draw-king")) parts.push(stepText(next, e.seat, e.move));
   parts.push(...afterText(next));
-  return parts.map(capitalise).join(" ");
+  return sentences(parts);
 }
 
 function afterText(game) {
@@ -415,10 +416,9 @@ function chooseCard(code, ev) {
   state.selection = { kind: "card", card: code };
   const a = analyse();
   render();
-  const text = a.targets.size
-    ? t("kc.choose_target", { card: cardName(code), piles: [...a.targets].map(pileName).join(t("kc.or")) })
-    : t("kc.no_target", { card: cardName(code) });
-  say(text);
+  const piles = [...a.targets].map(pileName).join(t("kc.or"));
+  const text = a.targets.size ? t("kc.choose_target", { card: cardName(code), piles }) : t("kc.no_target", { card: cardName(code) });
+  say(a.targets.size > 1 ? t("kc.choose_outlined", { card: cardName(code) }) : text);
   announce(text);
   if (keyboard && a.targets.size) focusFirstTarget();
 }
@@ -453,7 +453,7 @@ function choosePile(pile, ev) {
     const targets = analyse().targets;
     render();
     const text = t("kc.choose_pile_target", { pile: pileName(pile), piles: [...targets].map(pileName).join(t("kc.or")) });
-    say(text);
+    say(targets.size > 1 ? t("kc.choose_outlined", { card: t("kc.pile_chosen", { pile: pileName(pile) }) }) : text);
     announce(text);
     if (keyboard) focusFirstTarget();
     return;
@@ -478,7 +478,7 @@ function play(move, keyboard) {
     const parts = [stepText(next, game.view.to_play, move), ...(next.view.is_over ? [endSummary(next)] : [])];
     playSound(next.view.is_over ? "end" : "place");
     say(parts[0]);
-    announce(parts.map(capitalise).join(" "));
+    announce(sentences(parts));
     if (next.view.is_over) $("end-title")?.focus?.();
     else if (keyboard) focusHand(handIndex >= 0 ? handIndex : 0);
   });
@@ -508,8 +508,8 @@ function endTurn() {
     for (const e of kings) parts.push(stepText(next, e.seat, e.move));
     if (state.waitNext) parts.push(t("kc.press_next"));
     else parts.push(...afterText(next));
-    say(parts.map(capitalise).join(" "));
-    announce(parts.map(capitalise).join(" "));
+    say(sentences(parts));
+    announce(sentences(parts));
     if (state.waitNext) $("next-btn").focus();
     else if (next.view.is_over) $("end-title")?.focus?.();
   });
@@ -583,7 +583,8 @@ function nextRound() {
     adopt(next);
     render();
     say("");
-    announce(`${t("kc.round_line", { round: next.match.round, rounds: next.match.rounds })}. ${turnText(next)}`);
+    const round = t("kc.round_line", { round: next.match.round, rounds: next.match.rounds });
+    announce(sentences([round + t("kc.full_stop"), turnText(next)]));
     focusAfterDeal();
   });
 }
@@ -602,7 +603,7 @@ function startMatch(body) {
     state.selection = null;
     adopt(game);
     showTable();
-    announce(`${rulesLine(game.view)}. ${turnText(game)}`);
+    announce(sentences([rulesLine(game.view) + t("kc.full_stop"), turnText(game)]));
     focusAfterDeal();
   });
 }

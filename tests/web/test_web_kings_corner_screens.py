@@ -1,0 +1,109 @@
+"""Screenshots of the Kings Corner screen at desktop (1280x800) and phone (390x844) size in both
+languages, saved under test-artifacts/screenshots/ for a person to look at: settings, the table
+mid-turn, a card and a pile chosen with their outlines, the Next-player step, a computer turn
+in progress, pause, the hand-off, the end of a round and of a match."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from playwright.sync_api import expect
+
+from cardtable import kings_corner as kc
+from cardtable.server.kc_table import Table
+from tests.web.conftest import NewPage
+from tests.web.kc_helpers import (
+    CENTRE,
+    KC,
+    VS_NORMAL,
+    card,
+    page_version,
+    pile,
+    play_turns,
+    seeded_match,
+    set_speed,
+    settle,
+    shot,
+)
+
+SIZES = ["desktop", "phone"]
+LANGS = {"en": "en-US", "ja": "ja-JP"}
+
+
+def pile_move_seed() -> int:
+    """A deal where the person starts and can move a pile and play a card at once."""
+    for seed in range(1, 500):
+        state = Table.new(VS_NORMAL, kc.Rules(), 3, seed).match.state
+        moves = [str(m) for m in kc.legal_moves(state)]
+        shifts = [m for m in moves if m.split(">")[0] in CENTRE]
+        plays = [m for m in moves if m != "end" and m not in shifts]
+        if state.to_play == 0 and shifts and plays:
+            return seed
+    raise AssertionError("no seed")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_kings_corner_screenshots(
+    new_page: NewPage, live_app: FastAPI, screenshot_dir: Path, size: str, lang: str
+) -> None:
+    page = new_page(phone=size == "phone", locale=LANGS[lang])
+    tag = f"{lang}-{size}"
+    page.goto(KC)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator("input[name=players][value='3']").check()
+    page.locator("input[name=preset][value=custom]").check()
+    shot(page, screenshot_dir, f"setup-{tag}")
+    shot(page, screenshot_dir, f"setup-{tag}-full", full_page=True)
+
+    seed = pile_move_seed()
+    seeded_match(page, live_app, seed, rounds=3, speed="slow")
+    state = settle(page, live_app).match.state
+    moves = [str(m) for m in kc.legal_moves(state)]
+    shot(page, screenshot_dir, f"table-{tag}")
+    first_play = next(m for m in moves if m != "end" and m.split(">")[0] not in CENTRE)
+    card(page, first_play.split(">")[0]).click()
+    shot(page, screenshot_dir, f"card-chosen-{tag}")
+    page.keyboard.press("Escape")
+    first_shift = next(m for m in moves if m.split(">")[0] in CENTRE)
+    pile(page, first_shift.split(">")[0]).click()
+    expect(page.locator("#cross .pile.target").first).to_be_visible()
+    shot(page, screenshot_dir, f"pile-chosen-{tag}")
+    page.keyboard.press("Escape")
+
+    # End the turn: the Next-player step, then the computer at slow speed.
+    page.locator("#end-btn").click()
+    expect(page.locator("#next-btn")).to_be_visible()
+    shot(page, screenshot_dir, f"next-player-{tag}")
+    version = page_version(page)
+    page.locator("#next-btn").click()
+    expect(page.locator("#table")).not_to_have_attribute("data-version", str(version))
+    shot(page, screenshot_dir, f"computer-turn-{tag}")
+    page.keyboard.press("p")
+    expect(page.locator("#pause-overlay")).to_be_visible()
+    shot(page, screenshot_dir, f"paused-{tag}")
+    set_speed(page, "instant")
+    page.keyboard.press("p")
+
+    play_turns(page, live_app)
+    expect(page.locator("#end")).to_be_visible()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    shot(page, screenshot_dir, f"round-end-{tag}")
+    shot(page, screenshot_dir, f"round-end-{tag}-full", full_page=True)
+
+    seeded_match(page, live_app, seed + 1, rounds=1)
+    play_turns(page, live_app)
+    expect(page.locator("#rematch-btn")).to_be_visible()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    shot(page, screenshot_dir, f"match-end-{tag}")
+
+    seeded_match(
+        page, live_app, seed, seats=(("human", None), ("human", None), ("computer", "strong"))
+    )
+    expect(page.locator("#handoff")).to_be_visible()
+    shot(page, screenshot_dir, f"handoff-{tag}")
+    page.locator("#reveal-btn").click()
+    expect(page.locator("#hand .hand-card").first).to_be_visible()
+    shot(page, screenshot_dir, f"revealed-{tag}")
