@@ -48,10 +48,10 @@ _READ = responses(401, 404)
 _WRITE = responses(401, 404, 409, 413, 422, conflict=PSConflict)
 
 
-def render(record: GameRecord) -> PSGame:
-    return PSGame(
-        id=record.id, version=record.version, view=PSView.model_validate(ps.view(_game(record)))
-    )
+def render(record: GameRecord, game: ps.Game | None = None) -> PSGame:
+    """The answer for a saved game (``game``: its state, when already loaded)."""
+    game = _game(record) if game is None else game
+    return PSGame(id=record.id, version=record.version, view=PSView.model_validate(ps.view(game)))
 
 
 def _game(record: GameRecord) -> ps.Game:
@@ -104,7 +104,7 @@ def new_game(body: PSNewGame, player: PlayerDep, store: StoreDep) -> PSGame:
     game = ps.deal(body.table, seed, target=body.target, replay=body.replay_of is not None)
     entry = {"action": "deal", "seed": seed, "replay_of": body.replay_of}
     record = store.create_game(player, KIND, game.to_dict(), finished=False, log=[entry])
-    return render(record)
+    return render(record, game)
 
 
 @router.get("/games/{game_id}", response_model=PSGame, responses=_READ)
@@ -121,7 +121,7 @@ def place(game_id: str, body: PSMove, player: PlayerDep, store: StoreDep) -> PSG
     except ps.IllegalMove as exc:
         raise illegal(exc.reason) from None
     entry = {"action": "place", "row": body.row, "col": body.col}
-    return render(_save(store, record, game, entry))
+    return render(_save(store, record, game, entry), game)
 
 
 @router.post("/games/{game_id}/undo", response_model=PSGame, responses=_WRITE)
@@ -132,7 +132,7 @@ def undo(game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep) ->
         game = ps.undo(game)
     except ps.IllegalMove as exc:
         raise illegal(exc.reason) from None
-    return render(_save(store, record, game, {"action": "undo"}))
+    return render(_save(store, record, game, {"action": "undo"}), game)
 
 
 @router.post("/games/{game_id}/hint", response_model=PSHint, responses=_WRITE)
@@ -157,7 +157,7 @@ def hint(
     game = dataclasses.replace(game, practice=True)
     saved = _save(store, record, game, {"action": "hint", "row": row, "col": col})
     return PSHint(
-        game=render(saved),
+        game=render(saved, game),
         hint=CellRef(row=row, col=col),
         estimates=[CellEstimate.model_validate(e) for e in estimates],
     )

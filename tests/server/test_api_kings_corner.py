@@ -70,12 +70,19 @@ def test_one_device_hands_are_hidden_until_revealed(api: Api) -> None:
     assert seen_handoff >= 2 and end["phase"] == "match_over"
 
 
+def person_to_play(api: Api) -> dict[str, Any]:
+    """A fresh match against the computer, stepped on until the person is to play."""
+    for _ in range(30):
+        game = api.kc_new(seats=[HUMAN, cpu()])
+        while game["phase"] == "computer":
+            game = api.kc(game, "computer-step")
+        if game["phase"] == "play":  # not when the computer went out in its first turn
+            return dict(api.get(f"{GAMES}/{game['id']}"))
+    raise AssertionError("the person never got to play")
+
+
 def test_a_person_never_moves_a_computer(api: Api) -> None:
-    game = api.kc_new(seats=[HUMAN, cpu()])
-    for _ in range(200):
-        if game["phase"] == "play":
-            break
-        game = api.kc(game, "computer-step")
+    game = person_to_play(api)
     v = game["view"]
     ended = api.kc(game, "moves", move="end")
     assert ended["phase"] == "computer" and ended["view"]["to_play"] == 1
@@ -100,13 +107,9 @@ def first_play(game: dict[str, Any]) -> str | None:
 def a_play_position(api: Api) -> dict[str, Any]:
     """A fresh match where the person is to play and has a card that fits."""
     for _ in range(30):
-        game = api.kc_new(seats=[HUMAN, cpu()])
-        for _ in range(60):
-            if game["phase"] == "play" or game["phase"] != "computer":
-                break
-            game = api.kc(game, "computer-step")
-        if game["phase"] == "play" and first_play(game):
-            return dict(api.get(f"{GAMES}/{game['id']}"))
+        game = person_to_play(api)
+        if first_play(game):
+            return game
     raise AssertionError("no playable position found")
 
 
@@ -159,17 +162,16 @@ def test_stale_version_changes_nothing(api: Api) -> None:
 
 
 def test_wrong_phase(api: Api) -> None:
-    game = api.kc_new(seats=[HUMAN, cpu()])
-    if game["phase"] == "computer":
-        assert api.kc(game, "moves", status=409, move="end")["code"] == "wrong_phase"
-        assert api.kc(game, "undo", status=409)["code"] == "wrong_phase"
-        while game["phase"] == "computer":
-            game = api.kc(game, "computer-step")
-    assert game["phase"] == "play"
+    game = person_to_play(api)
     for action in ("computer-step", "reveal", "next-round"):
         answer = api.kc(game, action, status=409)
         assert answer["code"] == "wrong_phase" and answer["message"]
-    assert api.get(f"{GAMES}/{game['id']}") == {**game, "step": None}
+    ended = api.kc(game, "moves", move="end")
+    assert ended["phase"] == "computer"
+    for action, body in (("moves", {"move": "end"}), ("undo", {}), ("reveal", {})):
+        answer = api.kc(ended, action, status=409, **body)
+        assert answer["code"] == "wrong_phase" and "computer-step" in answer["message"]
+    assert api.get(f"{GAMES}/{game['id']}") == ended
 
 
 @pytest.mark.parametrize("move", ["pass", "9H", "9H>X", "N>", ">N", "XX>N", "end end"])
