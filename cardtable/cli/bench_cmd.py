@@ -7,13 +7,17 @@
 A deal file has one deal per line: an id, then 25 or more cards in deal order
 (`17 6S 3H 4H ...`); blank lines and lines starting with `#` are skipped. Every deal is played
 with the hint engine; the output is `<id> <score>` per deal, then
-`mean M sd S games N ms_per_move T` (T: mean wall time of one hint, measured in the workers).
+`mean M sd S games N ms_per_move T se E load L` (T: mean wall time of one hint, measured in
+the workers; E: standard error of the mean; L: the 1-minute load average at the end).
+`--budget` is the hint engine's budget (0: the learned evaluator alone; see
+docs/hint-engine.md); the default is the interactive budget.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import sys
 import time
@@ -161,6 +165,11 @@ def run_poker_squares(args: argparse.Namespace) -> int:
     mean = sum(scores) / games
     sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (games - 1)) if games > 1 else 0.0
     ms = 1000.0 * spent / max(moves, 1)
-    print(f"mean {mean:.2f} sd {sd:.2f} games {games} ms_per_move {ms:.1f}")
+    se = sd / math.sqrt(games)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"mean {mean:.2f} sd {sd:.2f} games {games} ms_per_move {ms:.1f} "
+        f"se {se:.2f} load {load:.2f}"
+    )
     sys.stdout.flush()
     return 0

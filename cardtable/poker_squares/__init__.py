@@ -60,7 +60,7 @@ from cardtable.poker_squares.hands import (
     classify_ranks,
     score,
 )
-from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, evaluate, hint
+from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, analyse, evaluate, hint
 
 __all__ = [
     "CELLS",
@@ -75,6 +75,7 @@ __all__ = [
     "Hand",
     "HandError",
     "IllegalMove",
+    "analyse",
     "classify",
     "classify_ranks",
     "deal",

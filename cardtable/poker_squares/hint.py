@@ -1,33 +1,38 @@
 """The Poker Squares hint engine: where to put the current card (SPEC PS-8, C-8).
 
 `hint(view, budget=..., seed=...)` returns the suggested ``(row, col)``; `evaluate` returns every
-empty cell with the engine's estimate of the final total if the card goes there. Both read
-only the player's view (the grid and the current card, hence the set of unseen cards) and
-never the order of the cards to come: futures are sampled by shuffling the unseen set with
-the given seed. `budget` counts playouts, so a result is reproducible from (view, budget, seed).
+empty cell with the engine's estimate of the final total if the card goes there; `analyse`
+gives both from one search. All read only the player's view (the grid and the current card,
+hence the set of unseen cards) and never the order of the cards to come: the lookahead averages
+exactly over every unseen card, so a result depends only on (view, budget); `seed` is accepted
+and unused.
 
-The engine: learned values of abstract partial lines (`abstract`, trained by `train`) give a
-greedy policy; `search` compares candidate cells by greedy playouts of sampled futures, with
-common random numbers and successive halving; the last two cells are solved exactly.
+The engine: learned values of abstract partial lines (`abstract`, trained by `train`) value an
+after-state; `search.analyse` values every cell by a one-card expectimax over those values
+(`search_look`) and the best `budget // width` cells by a two-card one. With three cells
+left that is exact. The last few analyses are cached, so `hint` then `evaluate` on the same
+view cost one search.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, TypedDict
 
 from cardtable.cards import Card, CardError
+from cardtable.poker_squares import search
 from cardtable.poker_squares.abstract import line_points, load_values
 from cardtable.poker_squares.hands import TABLES
 from cardtable.poker_squares.rollout import Position
-from cardtable.poker_squares.search import search
 
-INTERACTIVE_BUDGET = 200
-"""Playouts per in-game hint: at most 250 ms per hint on the development machine."""
+INTERACTIVE_BUDGET = 30
+"""In-game hint: the 10 best cells by the one-card lookahead are searched two cards deep, 3
+cells per next card (about 50 ms of one idle core on average, 100 ms at most; see
+docs/hint-engine.md)."""
 
-STRONG_BUDGET = 1500
-"""Playouts per move for the strongest benchmarked play (about 1 s per move)."""
+STRONG_BUDGET = 125
+"""Strongest benchmarked play: every cell two cards deep, 5 cells per next card."""
 
 
 class CellEstimate(TypedDict):
@@ -74,24 +79,53 @@ def parse_view(view: Mapping[str, Any]) -> tuple[str, list[int], int]:
     return str(table), cells, current
 
 
-def _estimates(
-    view: Mapping[str, Any], budget: int, seed: int, all_cells: bool, seconds: float | None
-) -> tuple[dict[int, float], int]:
+def _check_budget(budget: object) -> int:
     if not isinstance(budget, int) or isinstance(budget, bool) or budget < 0:
         raise ValueError(f"budget must be a non-negative integer, got {budget!r}")
-    table, cells, current = parse_view(view)
+    return budget
+
+
+@lru_cache(maxsize=64)
+def _analysed(
+    table: str, cells: tuple[int, ...], current: int, budget: int
+) -> tuple[tuple[tuple[int, float], ...], int]:
     pos = Position.from_cells(cells, current, table)
-    rng = random.Random(seed)
-    return search(
-        pos,
-        current,
-        load_values(table),
-        line_points(table),
-        budget,
-        rng,
-        all_cells=all_cells,
-        seconds=seconds,
-    )
+    est, best = search.analyse(pos, current, load_values(table), line_points(table), budget)
+    return tuple(sorted(est.items())), best
+
+
+def _estimates(
+    view: Mapping[str, Any], budget: int, seconds: float | None
+) -> tuple[dict[int, float], int]:
+    budget = _check_budget(budget)
+    table, cells, current = parse_view(view)
+    if seconds is not None:
+        pos = Position.from_cells(cells, current, table)
+        return search.analyse(
+            pos, current, load_values(table), line_points(table), budget, seconds=seconds
+        )
+    est, best = _analysed(table, tuple(cells), current, budget)
+    return dict(est), best
+
+
+def analyse(
+    view: Mapping[str, Any], *, budget: int = INTERACTIVE_BUDGET, seed: int = 0
+) -> tuple[tuple[int, int], list[CellEstimate]]:
+    """`hint` and `evaluate` in one call: ``((row, col), estimates)``.
+
+    The suggested cell is always the one with the highest estimate (lowest cell on ties).
+    `seed` is accepted for compatibility; the lookahead is exhaustive, so the result depends
+    only on the view and the budget.
+    """
+    est, best = _estimates(view, budget, None)
+    return divmod(best, 5), _as_json(est)
+
+
+def _as_json(est: dict[int, float]) -> list[CellEstimate]:
+    return [
+        {"row": cell // 5, "col": cell % 5, "estimate": round(v, 1)}
+        for cell, v in sorted(est.items())
+    ]
 
 
 def hint(
@@ -103,10 +137,11 @@ def hint(
 ) -> tuple[int, int]:
     """The suggested ``(row, col)`` (0-based) for the current card: always an empty cell.
 
-    `budget` is the number of playouts (0: the learned evaluator alone); `seconds`, if given,
-    replaces it by a time budget (benchmarks only: the result then depends on the clock).
+    `budget` counts two-card (candidate, cell) pairs (0: the learned evaluator alone; see
+    `search.plan`); `seconds`, if given, replaces it by a time budget (benchmarks only: the
+    result then depends on the clock).
     """
-    _, cell = _estimates(view, budget, seed, False, seconds)
+    _, cell = _estimates(view, budget, seconds)
     return divmod(cell, 5)
 
 
@@ -116,11 +151,8 @@ def evaluate(
     """Every empty cell with the estimated final total if the current card goes there.
 
     JSON-ready: a list of ``{"row", "col", "estimate"}`` in row-major order, estimates rounded
-    to 0.1 points. Each cell gets an equal share of `budget` playouts on the same sampled
-    futures; cells that are equivalent by symmetry share one estimate.
+    to 0.1 points. Each cell's estimate is its deepest lookahead value (two cards for the best
+    cells, one for the rest); cells that are equivalent by symmetry share one estimate.
     """
-    est, _ = _estimates(view, budget, seed, True, None)
-    return [
-        {"row": cell // 5, "col": cell % 5, "estimate": round(v, 1)}
-        for cell, v in sorted(est.items())
-    ]
+    est, _ = _estimates(view, budget, None)
+    return _as_json(est)

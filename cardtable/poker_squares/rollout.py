@@ -198,3 +198,75 @@ def _chance(pos: Position, pts: list[int]) -> float:
                 best = v
         total += best
     return total / len(unseen)
+
+
+def unsee(pos: Position, card: int) -> None:
+    """Undo `see(card)`: the card is unseen again."""
+    r = card % 13 + 1
+    pos.ru[r] += 1
+    pos.su[card // 13] += 1
+    pos.mask |= 1 << card
+    pos.avail |= 1 << (r - 1)
+
+
+def best_after(pos: Position, card: int, vt: ValueTable, pts: list[int]) -> float:
+    """Value of the best greedy after-state for `card` (already seen): points of complete
+    lines plus learned values of incomplete ones, maximised over the empty cells."""
+    fine = vt.fine
+    value = vt.value
+    r = card % 13 + 1
+    s = card // 13
+    tb = TB[pos.placed]
+    ru = pos.ru
+    su = pos.su
+    avail = pos.avail
+    mask = pos.mask
+    lms = pos.lms
+    lst = pos.lst
+    d = [-1e9] * 10
+    base = float(pos.total)
+    for li in range(10):
+        ms = lms[li]
+        if MS_N[ms] == 5:
+            continue
+        is_col = 1 if li >= 5 else 0
+        st = lst[li]
+        k = line_key(is_col, tb, ms, st, ru, su, avail, mask)
+        old = fine.get(k)
+        if old is None:
+            old = value(k)
+        base += old
+        ms2 = MS_ADD[ms * 14 + r]
+        st2 = s if st == -1 else (st if st == s else MIXED)
+        if MS_N[ms2] == 5:
+            new = float(pts[2 * ms2 + (st2 != MIXED)])
+        else:
+            k = line_key(is_col, tb, ms2, st2, ru, su, avail, mask)
+            v = fine.get(k)
+            new = value(k) if v is None else v
+        d[li] = new - old
+    bv = -1e18
+    cells = pos.cells
+    for cell in range(25):
+        if cells[cell] < 0:
+            v = d[ROW_OF[cell]] + d[COL_OF[cell]]
+            if v > bv:
+                bv = v
+    return base + bv
+
+
+def lookahead(pos: Position, vt: ValueTable, pts: list[int]) -> float:
+    """One-card expectimax from an after-state: the mean over every unseen next card of the
+    best greedy after-state value (the final total if the grid is full)."""
+    if pos.placed == 25:
+        return float(pos.total)
+    m = pos.mask
+    total = 0.0
+    n = 0
+    for x in range(52):
+        if m >> x & 1:
+            pos.see(x)
+            total += best_after(pos, x, vt, pts)
+            unsee(pos, x)
+            n += 1
+    return total / n

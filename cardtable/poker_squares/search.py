@@ -23,6 +23,7 @@ from cardtable.poker_squares.rollout import (
     exact_value,
     playout,
 )
+from cardtable.poker_squares.search_look import look2_values, look_values
 
 EXACT_CELLS = 2
 MAX_CANDIDATES = 6
@@ -164,3 +165,61 @@ def _spread(
 def best_cell(est: dict[int, float]) -> int:
     """The cell with the highest estimate; ties go to the lowest cell index."""
     return min(est, key=lambda c: (-est[c], c))
+
+
+TWO_CARD_WIDTH = 3
+"""Cells tried per next card in the two-card lookahead (the evaluator's best ones)..."""
+WIDE_BUDGET = 100
+"""... and from this budget on, `WIDE_WIDTH` cells."""
+WIDE_WIDTH = 5
+
+
+def plan(budget: int, n_cells: int) -> tuple[int, int]:
+    """(candidates refined two cards deep, cells tried per next card) for a budget.
+
+    The budget counts (candidate, cell) pairs of the two-card lookahead: each pair costs one
+    one-card expectimax per unseen next card (about 1 ms of one core for all of them).
+    """
+    width = WIDE_WIDTH if budget >= WIDE_BUDGET else TWO_CARD_WIDTH
+    return min(n_cells, max(1, budget // width)), width
+
+
+def analyse(
+    pos: Position,
+    card: int,
+    vt: ValueTable,
+    pts: list[int],
+    budget: int,
+    *,
+    seconds: float | None = None,
+) -> tuple[dict[int, float], int]:
+    """Estimated final total for every empty cell (card already seen in `pos`), and the best.
+
+    `budget` 0: the evaluator's after-state values. Otherwise every cell is valued by a
+    one-card expectimax (`search_look.look1`), and the best candidates by a two-card one
+    (`plan`); a candidate's estimate is its deepest value. The result is exact averages over
+    the unseen cards, so it depends only on (pos, budget). With `seconds` the candidates are
+    refined in order until the time is spent (benchmarks only).
+    """
+    classes = cell_classes(pos)
+    reps = list(classes)
+    if budget <= 0 and seconds is None:
+        static: dict[int, float] = {}
+        for rep in reps:
+            nxt = pos.copy()
+            nxt.put(rep, card, pts)
+            static[rep] = static_estimate(nxt, vt) if nxt.placed < 25 else float(nxt.total)
+        return _spread(static, classes, True), best_cell(static)
+    t0 = time.perf_counter()
+    est, gains, ctx = look_values(pos, card, reps, vt, pts)
+    order = sorted(reps, key=lambda c: (-est[c], c))
+    if len(order) > 1:
+        if seconds is None:
+            k, width = plan(budget, len(order))
+            est.update(look2_values(pos, card, order[:k], gains, ctx, width, vt, pts))
+        else:
+            for c in order:
+                if time.perf_counter() - t0 > seconds * 0.5:
+                    break
+                est.update(look2_values(pos, card, [c], gains, ctx, TWO_CARD_WIDTH, vt, pts))
+    return _spread(est, classes, True), best_cell(est)

@@ -19,14 +19,14 @@ def test_bench_plays_a_three_deal_file(tmp_path: Path, capsys: pytest.CaptureFix
     assert len(lines) == 3 and all(len(line.split()) == 26 for line in lines)
     capsys.readouterr()
     status = main(
-        ["bench", "poker-squares", "--table", "british", "--deals", str(deals), "--budget", "4"]
+        ["bench", "poker-squares", "--table", "british", "--deals", str(deals), "--budget", "3"]
     )
     assert status == 0
     out = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in out[:3]] == ["1", "2", "3"]
     scores = [int(line.split()[1]) for line in out[:3]]
     last = out[3].split()
-    assert last[0::2] == ["mean", "sd", "games", "ms_per_move"]
+    assert last[0::2] == ["mean", "sd", "games", "ms_per_move", "se", "load"]
     assert float(last[1]) == pytest.approx(sum(scores) / 3, abs=0.01)
     assert last[5] == "3"
 

@@ -9,8 +9,10 @@ import pytest
 
 from cardtable.cards import Card, shuffled_deck
 from cardtable.poker_squares import deal, deal_cards, place, view
+from cardtable.poker_squares.abstract import line_points
 from cardtable.poker_squares.game import Game
-from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, evaluate, hint
+from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, analyse, evaluate, hint
+from cardtable.poker_squares.rollout import Position, exact_value
 
 
 def _played(game: Game, moves: int, seed: int) -> Game:
@@ -27,7 +29,7 @@ def test_hint_names_an_empty_cell_at_every_stage(table: str) -> None:
     for seed in range(3):
         game = deal(table, seed)
         while not game.is_over:
-            row, col = hint(view(game), budget=8, seed=seed)
+            row, col = hint(view(game), budget=3, seed=seed)
             assert game.cells[row * 5 + col] is None
             game = place(game, row, col)
 
@@ -83,12 +85,40 @@ def test_evaluate_lists_every_empty_cell_as_json() -> None:
     json.dumps(out)
 
 
-def test_evaluate_near_the_end_is_exact_and_bounded() -> None:
+def test_evaluate_with_three_cells_left_is_the_exact_expectimax() -> None:
+    # With three empty cells the two-card lookahead reaches the end of the deal on every
+    # branch, so each estimate is the exact expected final total under optimal play.
+    game = _played(deal("british", 9), 22, 9)
+    v = view(game)
+    out = evaluate(v, budget=INTERACTIVE_BUDGET, seed=0)
+    assert len(out) == 3
+    cells = [-1 if c is None else c.index for c in game.cells]
+    current = Card.parse(v["card"]).index
+    pos = Position.from_cells(cells, current, "british")
+    exact = exact_value(pos, current, line_points("british"))
+    assert {(e["row"], e["col"]): e["estimate"] for e in out} == {
+        divmod(cell, 5): round(val, 1) for cell, val in exact.items()
+    }
+    best = max(out, key=lambda e: e["estimate"])
+    assert hint(v, budget=INTERACTIVE_BUDGET, seed=0) == (best["row"], best["col"])
+
+
+def test_evaluator_alone_near_the_end_is_consistent_with_hint() -> None:
     game = _played(deal("british", 9), 22, 9)
     out = evaluate(view(game), budget=0, seed=0)
     assert len(out) == 3
     best = max(out, key=lambda e: e["estimate"])
     assert hint(view(game), budget=0, seed=0) == (best["row"], best["col"])
+
+
+def test_analyse_is_hint_and_evaluate_in_one_call() -> None:
+    for placed in (0, 7, 15, 23):
+        v = view(_played(deal("american", 21), placed, 4))
+        cell, estimates = analyse(v, budget=INTERACTIVE_BUDGET, seed=2)
+        assert cell == hint(v, budget=INTERACTIVE_BUDGET, seed=2)
+        assert estimates == evaluate(v, budget=INTERACTIVE_BUDGET, seed=2)
+        top = max(e["estimate"] for e in estimates)
+        assert {"row": cell[0], "col": cell[1], "estimate": top} in estimates
 
 
 def test_over_or_malformed_views_are_refused_with_a_reason() -> None:
