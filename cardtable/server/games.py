@@ -4,6 +4,7 @@ when another request got there first."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel
@@ -13,12 +14,14 @@ from .models import dump
 from .store import GameRecord, Result, StaleVersion, Store
 from .store.base import JSON
 
-MAX_ID = 64
+# Game ids are `secrets.token_urlsafe` text; anything else cannot exist (and some text, such
+# as a NUL character, is refused by PostgreSQL itself), so it is "not found" before any query.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def load(store: Store, game_id: str, player: str, kind: str) -> GameRecord:
     """The caller's game of ``kind``; 404 for a game that is missing or someone else's."""
-    if len(game_id) > MAX_ID:
+    if not GAME_ID.fullmatch(game_id):
         raise not_found()
     record = store.load_game(game_id, player)
     if record is None or record.kind != kind:

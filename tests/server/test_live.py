@@ -95,6 +95,9 @@ def test_the_api_on_postgresql(postgres_url: str) -> None:
             scores = api.get("/api/poker-squares/scores")["british"]
             assert scores["best"] == game["view"]["total"]
             assert other.get(f"/api/poker-squares/games/{game['id']}", status=404)
+            # Text PostgreSQL refuses (NUL) is simply not found.
+            assert api.get("/api/poker-squares/games/a%00b", status=404)
+            assert api.ps_new(status=404, replay_of="a\u0000b")["code"] == "not_found"
             stale: Any = api.ps(game, "undo", status=409, version=1)
             assert stale["code"] == "stale_version" and stale["current"] == game
             kc = api.kc_new()
