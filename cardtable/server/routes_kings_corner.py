@@ -157,7 +157,7 @@ def _rules(body: KCNewGame) -> kc.Rules:
 
 
 @router.post("/games", status_code=201, response_model=KCGame, responses=_WRITE)
-def new_game(body: KCNewGame, player: PlayerDep, store: StoreDep, runtime: RuntimeDep) -> KCGame:
+def new_game(body: KCNewGame, player: PlayerDep, store: StoreDep) -> KCGame:
     """Start a match; it replaces the caller's unfinished one. Seat 0 is the caller."""
     seats = tuple(
         (s.kind, getattr(s, "strength", None) if s.kind == "computer" else None) for s in body.seats
@@ -166,7 +166,7 @@ def new_game(body: KCNewGame, player: PlayerDep, store: StoreDep, runtime: Runti
     table = Table.new(seats, _rules(body), body.rounds, seed)
     entry: dict[str, Any] = {"action": "deal", "seed": seed, "seats": [list(s) for s in seats]}
     record = store.create_game(player, KIND, table.to_dict(), finished=False, log=[entry])
-    return render(record)
+    return _render(record.id, record.version, table, None)
 
 
 @router.get("/games/{game_id}", response_model=KCGame, responses=_READ)
