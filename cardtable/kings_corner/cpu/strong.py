@@ -10,7 +10,8 @@ plan, and its first move is played.
 
 The player is deterministic given the view: the sampled hands used for "could the next
 player go out" are drawn from a generator seeded with what stays the same through the whole
-turn (the unseen cards, the seat, the turn number, hand sizes and stock count), so calling it
+turn (the unseen cards, the seat, the turn number, the other hands' sizes and the stock
+count), so calling it
 again after each planned move follows the same plan. A small cache makes those calls cheap.
 """
 
@@ -106,12 +107,14 @@ def choose(view: Mapping[str, Any], weights: Weights = DEFAULT) -> Move:
     seat = int(view["seat"])
     stock = int(view["stock_count"])
     turn = int(view["turn"])
-    context = ("view", rules, seat, turn, tuple(sizes), stock, unseen, weights)
+    # Everything here stays the same through our turn (our own hand size does not).
+    others = tuple(n for i, n in enumerate(sizes) if i != seat)
+    context = ("view", rules, seat, turn, others, stock, unseen, weights)
     code = _plans.get((context, hand, piles))
     if code is None:
         if not view["can_undo"]:
             _starts[context] = piles
-        seed = f"kc-strong|{seat}|{turn}|{sizes}|{stock}|{unseen}"
+        seed = f"kc-strong|{seat}|{turn}|{others}|{stock}|{unseen}"
         model = model_for(
             rules_draw_last=rules.draw == "last",
             pile_moves=rules.pile_moves,
@@ -138,7 +141,7 @@ def stall_penalty(stock: int, turn: int, moved: bool) -> float:
     made then is not changed by calls along it."""
     if stock or moved:
         return 0.0
-    return 0.5 + 0.15 * max(0, turn - 20)
+    return 0.5 + 0.4 * max(0, turn - 30)
 
 
 def choose_oracle(state: State, weights: Weights = DEFAULT) -> Move:
