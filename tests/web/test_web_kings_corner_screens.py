@@ -22,6 +22,7 @@ from tests.web.kc_helpers import (
     page_version,
     pile,
     play_turns,
+    quick_seed,
     seeded_match,
     set_speed,
     settle,
@@ -87,13 +88,15 @@ def test_kings_corner_screenshots(
     set_speed(page, "instant")
     page.keyboard.press("p")
 
+    # The end of a round (of three) and of a match, on short deals.
+    seeded_match(page, live_app, quick_seed(rounds=3).seed, rounds=3)
     play_turns(page, live_app)
-    expect(page.locator("#end")).to_be_visible()
+    expect(page.locator("#next-round-btn")).to_be_visible()
     page.evaluate("() => window.scrollTo(0, 0)")
     shot(page, screenshot_dir, f"round-end-{tag}")
     shot(page, screenshot_dir, f"round-end-{tag}-full", full_page=True)
 
-    seeded_match(page, live_app, seed + 1, rounds=1)
+    seeded_match(page, live_app, quick_seed().seed, rounds=1)
     play_turns(page, live_app)
     expect(page.locator("#rematch-btn")).to_be_visible()
     page.evaluate("() => window.scrollTo(0, 0)")
