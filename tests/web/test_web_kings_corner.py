@@ -35,6 +35,7 @@ from tests.web.kc_helpers import (
     settle,
     stored_version,
     targets_of,
+    wait_version_change,
 )
 
 
@@ -226,9 +227,30 @@ def test_pause_and_hidden_tab_stop_the_computer(page: Page, live_app: FastAPI) -
         "() => { Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});"
         " document.dispatchEvent(new Event('visibilitychange')); }"
     )
-    settle(page, live_app)
+    table = settle(page, live_app)
     assert stored_version(live_app, page) > version
-    expect(page.locator("#move-log li").first).to_be_visible()
+    # Each computer move is announced and listed in the short log.
+    if table.phase == "play":
+        expect(page.locator("#live")).to_contain_text("Computer 2: end of turn.")
+        expect(page.locator("#live")).to_contain_text("Your turn.")
+    computer = [e for e in table.log if e["seat"] == 1]
+    assert computer
+    expect(page.locator("#move-log li").first).to_contain_text("Computer 2:")
+
+
+def test_reduced_motion_means_instant(new_page: NewPage, live_app: FastAPI) -> None:
+    page = new_page(reduced_motion="reduce")
+    line = find_seed(set(), human_first=True)
+    seeded_match(page, live_app, line.seed, speed="slow")
+    settle(page, live_app)
+    expect(page.locator("#speed")).to_have_value("instant")
+    expect(page.locator("#speed")).to_be_disabled()
+    page.locator("#end-btn").click()
+    expect(page.locator("#next-btn")).to_be_visible()
+    before = page_version(page)
+    page.locator("#next-btn").click()
+    # Slow would wait 1.6 s before the computer's first step; reduced motion does not wait.
+    wait_version_change(page, before, timeout=1.0)
 
 
 def test_reload_mid_turn_restores_the_board(page: Page, live_app: FastAPI) -> None:
@@ -318,10 +340,14 @@ def test_phone_with_touch(new_page: NewPage, live_app: FastAPI) -> None:
         assert box is not None, sel
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, (sel, box)
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, (sel, box)
+    # From the top of the page, the whole hand is on screen above the action bar.
+    page.evaluate("() => window.scrollTo(0, 0)")
+    bar = page.locator("#actions").bounding_box()
+    assert bar is not None and bar["y"] + bar["height"] <= height, bar
     for i in range(page.locator("#hand .hand-card").count()):
         box = page.locator("#hand .hand-card").nth(i).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
-        assert box["y"] + box["height"] <= height, ("hand card below the screen", box)
+        assert box["y"] + box["height"] <= bar["y"], ("hand card under the action bar", box, bar)
         assert box["width"] >= 50
     # Playable cards carry a visible marker.
     legal = [str(m) for m in kc.legal_moves(state)]
