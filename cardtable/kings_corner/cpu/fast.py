@@ -88,7 +88,7 @@ _CLASSES: dict[Hand, Hand] = {}
 def _classes(cards: Hand) -> Hand:
     got = _CLASSES.get(cards)
     if got is None:
-        if len(_CLASSES) > 200_000:
+        if len(_CLASSES) > 50_000:
             _CLASSES.clear()
         got = _CLASSES[cards] = tuple(CLASS[c] for c in cards)
     return got
