@@ -187,3 +187,29 @@ def test_bad_urls_are_refused_plainly(tmp_path: Path) -> None:
         open_store(Settings(data_dir=tmp_path, database_url="mysql://x"))
     with pytest.raises(StoreError, match="PostgreSQL"):
         PostgresStore(f"postgresql://postgres@127.0.0.1:{free_port()}/x", connect_timeout=2)
+
+
+def test_sqlite_connections_do_not_pile_up_as_threads_come_and_go(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    store.create_player("alice")
+
+    def open_files() -> int:
+        fds = Path("/proc/self/fd")
+        names = []
+        for fd in fds.iterdir():
+            try:
+                names.append(str(fd.readlink()))
+            except OSError:
+                continue
+        return sum(1 for n in names if n.startswith(str(tmp_path / "s.sqlite3")))
+
+    try:
+        for _ in range(200):  # the threadpool's idle workers exit and new ones start
+            t = threading.Thread(target=store.has_player, args=("alice",))
+            t.start()
+            t.join()
+        # Each connection holds the database and its WAL file open: a few, never 200.
+        assert open_files() <= 3 * 8
+    finally:
+        store.close()
+    assert open_files() == 0

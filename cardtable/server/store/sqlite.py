@@ -1,12 +1,15 @@
 """The embedded store: one SQLite file (stdlib `sqlite3`) in WAL mode.
 
-Each server thread gets its own connection (FastAPI runs the endpoints in a threadpool).
-Writes take the lock up front (``BEGIN IMMEDIATE``), so a move is one short transaction and
-a writer never fails on a lock upgrade; within one process writers queue on a mutex.
+Connections are pooled, not tied to threads: the threadpool's threads come and go (an idle
+worker thread exits), and a connection per thread would leak. A request borrows one for a
+transaction or a read and gives it back; at most `max_idle` stay open. Writes take the lock
+up front (``BEGIN IMMEDIATE``), so a move is one short transaction and a writer never fails
+on a lock upgrade; within one process writers queue on a mutex.
 """
 
 from __future__ import annotations
 
+import queue
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -18,12 +21,11 @@ from .sql import SqlStore, Tx
 
 
 class SqliteStore(SqlStore):
-    def __init__(self, path: Path, *, busy_ms: int = 10_000) -> None:
+    def __init__(self, path: Path, *, busy_ms: int = 10_000, max_idle: int = 8) -> None:
         self.path = Path(path)
         self.busy_ms = busy_ms
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
+        self._idle: queue.LifoQueue[sqlite3.Connection] = queue.LifoQueue(maxsize=max_idle)
+        self._closed = False
         # SQLite has one writer at a time. Within this process writers queue on this lock
         # (woken at once); the busy timeout, which sleeps and polls, is left for the rare
         # writer in another process.
@@ -35,28 +37,38 @@ class SqliteStore(SqlStore):
             self.close()
             raise StoreError(f"cannot open the SQLite store at {self.path}: {exc}") from exc
 
-    def _conn(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(
-                self.path,
-                isolation_level=None,
-                check_same_thread=False,
-                timeout=self.busy_ms / 1000,
-            )
-            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_ms)}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            # NORMAL is safe in WAL mode: a power cut may lose the last moves, never the file.
-            conn.execute("PRAGMA synchronous = NORMAL")
-            self._local.conn = conn
-            with self._lock:
-                self._all.append(conn)
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=self.busy_ms / 1000
+        )
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_ms)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        # NORMAL is safe in WAL mode: a power cut may lose the last moves, never the file.
+        conn.execute("PRAGMA synchronous = NORMAL")
         return conn
 
     @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        if self._closed:
+            raise StoreError("the store is closed")
+        try:
+            conn = self._idle.get_nowait()
+        except queue.Empty:
+            conn = self._connect()
+        try:
+            yield conn
+        finally:
+            if conn.in_transaction or self._closed:
+                conn.close()
+            else:
+                try:
+                    self._idle.put_nowait(conn)
+                except queue.Full:
+                    conn.close()
+
+    @contextmanager
     def transaction(self) -> Iterator[Tx]:
-        conn = self._conn()
-        with self._write:
+        with self._write, self._connection() as conn:
             cur = conn.cursor()
             cur.execute("BEGIN IMMEDIATE")
             try:
@@ -71,18 +83,20 @@ class SqliteStore(SqlStore):
 
     @contextmanager
     def reading(self) -> Iterator[Tx]:
-        cur = self._conn().cursor()
-        try:
-            yield cur
-        finally:
-            cur.close()
+        with self._connection() as conn:
+            cur = conn.cursor()
+            try:
+                yield cur
+            finally:
+                cur.close()
 
     def _is_conflict(self, exc: Exception) -> bool:
         return isinstance(exc, sqlite3.IntegrityError)
 
     def close(self) -> None:
-        with self._lock:
-            conns, self._all = self._all, []
-        for conn in conns:
-            conn.close()
-        self._local = threading.local()
+        self._closed = True
+        while True:
+            try:
+                self._idle.get_nowait().close()
+            except queue.Empty:
+                break
