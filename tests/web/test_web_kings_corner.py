@@ -96,8 +96,14 @@ def test_whole_round_by_clicks(page: Page, live_app: FastAPI) -> None:
         "Out of cards" if result.ending == "out" else "Blocked"
     )
     expect(page.locator("#rematch-btn")).to_be_visible()
-    # Every step of the round is in the store's move log; the page's short log shows the last.
     assert page.locator("#move-log li").count() > 0
+    # Play again with the same settings: a fresh match, the old one finished.
+    old_id = page.locator("#table").get_attribute("data-game")
+    page.locator("#rematch-btn").click()
+    expect(page.locator("#end")).to_be_hidden()
+    expect(page.locator("#table")).not_to_have_attribute("data-game", old_id or "")
+    expect(page.locator("#round-line")).to_have_text("Round 1 of 1")
+    expect(page.locator("#seats .seat[data-seat='1']")).to_contain_text("normal")
 
 
 def test_king_corner_and_filled_slot_show_on_the_board(page: Page, live_app: FastAPI) -> None:
