@@ -532,3 +532,28 @@ def test_japanese_table_and_language_switch(page: Page, live_app: FastAPI) -> No
     texts = page.locator("[data-i18n]:visible").all_inner_texts()
     assert texts and all(t.strip() and not t.startswith("kc.") for t in texts), texts
     expect(page.locator("#continue-btn")).to_have_text("続きから")
+
+
+def test_two_tabs_stale_version_shows_the_latest_state(
+    page: Page, live_app: FastAPI, console_guard: ConsoleGuard
+) -> None:
+    console_guard.allow("status of 409")
+    line = find_seed(set(), human_first=True)
+    seeded_match(page, live_app, line.seed)
+    state = settle(page, live_app).match.state
+    moves = [str(m) for m in kc.legal_moves(state) if str(m) != "end"]
+    assert moves
+    other = page.context.new_page()
+    console_guard.watch(other)
+    other.goto(f"{KC}?continue")
+    expect(other.locator("#table")).to_be_visible()
+    click_move(other, moves[0])
+    expect(other.locator("#undo-btn")).to_be_enabled()
+    # The first tab still shows the old board; its next move is refused and it catches up.
+    click_move(page, moves[0])
+    expect(page.locator("#error")).to_contain_text("another tab")
+    expect(page.locator("#table")).to_have_attribute(
+        "data-version", other.locator("#table").get_attribute("data-version") or ""
+    )
+    assert piles_on_page(page) == piles_on_page(other)
+    assert hand_cards(page) == hand_cards(other)
