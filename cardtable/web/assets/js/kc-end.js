@@ -57,7 +57,9 @@ export function renderEnd(section, game, { onNextRound, onNewMatch, onRematch })
   const caption = el("caption", {}, t("kc.penalty_caption"));
   const head = el("tr");
   head.append(el("th", { scope: "col" }, t("kc.col_player")));
-  match.results.forEach((_, i) => head.append(el("th", { scope: "col", class: "num" }, t("kc.col_round", { n: i + 1 }))));
+  match.results.forEach((_, i) =>
+    head.append(el("th", { scope: "col", class: "num" }, t("kc.col_round", { n: i + 1 }))),
+  );
   head.append(el("th", { scope: "col", class: "num" }, t("kc.col_total")));
   const thead = el("thead");
   thead.append(head);
@@ -70,7 +72,8 @@ export function renderEnd(section, game, { onNextRound, onNewMatch, onRematch })
     if (best.has(seat)) name.append(el("span", { class: "win-mark" }, ` ★ ${t("kc.winner_tag")}`));
     tr.append(name);
     match.results.forEach((r, i) => {
-      const td = el("td", { class: "num", "data-round": String(i + 1), "data-penalty": String(r.penalties[seat]) }, String(r.penalties[seat]));
+      const penalty = String(r.penalties[seat]);
+      const td = el("td", { class: "num", "data-round": String(i + 1), "data-penalty": penalty }, penalty);
       if (i === match.results.length - 1) td.classList.add("current");
       tr.append(td);
     });
@@ -90,7 +93,8 @@ export function renderEnd(section, game, { onNextRound, onNewMatch, onRematch })
     fresh.addEventListener("click", onNewMatch);
     actions.append(again, fresh);
   } else {
-    const next = el("button", { type: "button", id: "next-round-btn", class: "primary" }, t("kc.next_round", { n: match.round + 1 }));
+    const label = t("kc.next_round", { n: match.round + 1 });
+    const next = el("button", { type: "button", id: "next-round-btn", class: "primary" }, label);
     next.addEventListener("click", onNextRound);
     actions.append(next);
   }

@@ -125,7 +125,8 @@ export function createTable(parts, { onPile, onCard }) {
       const title = el("span", "seat-title");
       const turn = el("span", "seat-turn", "▶");
       turn.setAttribute("aria-hidden", "true");
-      title.append(turn, el("strong", "seat-name", seatName(game, seat)), el("span", "seat-role", seatRole(game, seat)));
+      const name = el("strong", "seat-name", seatName(game, seat));
+      title.append(turn, name, el("span", "seat-role", seatRole(game, seat)));
       const backs = el("span", "seat-backs");
       backs.setAttribute("aria-hidden", "true");
       const size = view.hand_sizes[seat];

@@ -347,7 +347,8 @@ async function computerLoop() {
 /** The sentence for a step, plus what follows it (a drawn King, the next turn, the end). */
 function stepAnnouncement(before, next, step) {
   const parts = [stepText(next, step.seat, step.move)];
-  const fresh = next.log.filter((e) => !before.log.some((b) => b.seat === e.seat && b.turn === e.turn && b.move === e.move && b.round === e.round));
+  const same = (a, b) => a.seat === b.seat && a.turn === b.turn && a.move === b.move && a.round === b.round;
+  const fresh = next.log.filter((e) => !before.log.some((b) => same(b, e)));
   for (const e of fresh) if (e.move.startsWith("draw-king")) parts.push(stepText(next, e.seat, e.move));
   parts.push(...afterText(next));
   return sentences(parts);
@@ -417,7 +418,9 @@ function chooseCard(code, ev) {
   const a = analyse();
   render();
   const piles = [...a.targets].map(pileName).join(t("kc.or"));
-  const text = a.targets.size ? t("kc.choose_target", { card: cardName(code), piles }) : t("kc.no_target", { card: cardName(code) });
+  const text = a.targets.size
+    ? t("kc.choose_target", { card: cardName(code), piles })
+    : t("kc.no_target", { card: cardName(code) });
   say(a.targets.size > 1 ? t("kc.choose_outlined", { card: cardName(code) }) : text);
   announce(text);
   if (keyboard && a.targets.size) focusFirstTarget();
@@ -452,7 +455,8 @@ function choosePile(pile, ev) {
     state.selection = { kind: "pile", pile };
     const targets = analyse().targets;
     render();
-    const text = t("kc.choose_pile_target", { pile: pileName(pile), piles: [...targets].map(pileName).join(t("kc.or")) });
+    const piles = [...targets].map(pileName).join(t("kc.or"));
+    const text = t("kc.choose_pile_target", { pile: pileName(pile), piles });
     say(targets.size > 1 ? t("kc.choose_outlined", { card: t("kc.pile_chosen", { pile: pileName(pile) }) }) : text);
     announce(text);
     if (keyboard) focusFirstTarget();
@@ -504,7 +508,9 @@ function endTurn() {
     if (next.view.rules.draw === "last" && next.viewer === seat && next.view.last_draw) {
       parts.push(t("kc.you_drew", { card: cardName(next.view.last_draw) }));
     }
-    const kings = next.log.filter((e) => e.seat === seat && e.turn === game.view.turn && e.move.startsWith("draw-king"));
+    const kings = next.log.filter(
+      (e) => e.seat === seat && e.turn === game.view.turn && e.move.startsWith("draw-king"),
+    );
     for (const e of kings) parts.push(stepText(next, e.seat, e.move));
     if (state.waitNext) parts.push(t("kc.press_next"));
     else parts.push(...afterText(next));
