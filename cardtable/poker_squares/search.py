@@ -1,10 +1,13 @@
-"""Search on top of the learned evaluator: sampled futures, greedy playouts, successive halving.
+"""Search on top of the learned evaluator.
 
-For each candidate cell, futures consistent with the player's view are sampled (the unseen
-cards shuffled by the seeded rng, so the hidden order of the stock is never used) and played to
-the end with the greedy evaluator policy; the same futures are shared by every candidate
-(common random numbers). Candidates that trail are dropped round by round (successive halving).
-With at most `EXACT_CELLS` empty cells the expectation is computed exactly instead.
+`analyse` (used by the hint engine): every cell valued by a one-card expectimax over the
+learned line values, the best ones by a two-card expectimax (`search_look`); exact averages
+over the unseen cards, no sampling.
+
+`search` (the previous engine, kept for comparison): for each candidate cell, futures
+consistent with the player's view are sampled (the unseen cards shuffled by the seeded rng)
+and played to the end with the greedy evaluator policy, with common random numbers and
+successive halving; with at most `EXACT_CELLS` empty cells the expectation is exact.
 """
 
 from __future__ import annotations
