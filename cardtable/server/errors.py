@@ -35,11 +35,20 @@ CODES = {
 class ApiError(Exception):
     """An answer other than success: HTTP status, stable code, readable message."""
 
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
         self.extra = extra
 
     def body(self) -> dict[str, Any]:
@@ -53,6 +62,23 @@ def not_found(what: str = "game") -> ApiError:
 def no_player() -> ApiError:
     return ApiError(
         401, "no_player", "send the X-Player-Id header with an id from POST /api/players"
+    )
+
+
+def rate_limited(retry_after: str) -> ApiError:
+    return ApiError(
+        429,
+        "rate_limited",
+        f"too many requests; try again in {retry_after} s",
+        headers={"Retry-After": retry_after},
+    )
+
+
+def damaged(what: str = "game") -> ApiError:
+    """A saved game whose state does not load (a damaged or tampered row): refused, never
+    a 500, and nothing is written."""
+    return ApiError(
+        409, "damaged_game", f"this saved {what} is damaged and cannot be loaded; start a new one"
     )
 
 
@@ -88,7 +114,7 @@ def describe_validation(errors: Any) -> str:
 
 async def _api_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return JSONResponse(exc.body(), status_code=exc.status)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -131,12 +157,14 @@ def responses(*statuses: int, conflict: type[ErrorBody] | None = None) -> dict[i
         401: "Missing or unknown X-Player-Id (`no_player`).",
         404: "No such game, or not yours (`not_found`).",
         409: "Stale version (`stale_version`, with `current`), a move the rules refuse "
-        "(`illegal_move`) or an action out of turn (`wrong_phase`).",
+        "(`illegal_move`), an action out of turn (`wrong_phase`) or a saved game that "
+        "does not load (`damaged_game`).",
         413: "Body too large (`too_large`).",
         422: "Malformed body (`invalid_request`).",
+        429: "Too many requests (`rate_limited`); see the `Retry-After` header.",
     }
     out: dict[int | str, Any] = {}
-    for status in sorted({*statuses, 422}):
+    for status in sorted({*statuses, 422, 429}):
         model: type[ErrorBody] = ErrorBody
         if status == 409 and conflict is not None:
             model = conflict

@@ -7,10 +7,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from fastapi import Request
 from pydantic import BaseModel
 
-from .errors import ApiError, not_found, wrong_phase
+from .errors import ApiError, invalid, not_found, wrong_phase
 from .models import dump
+from .runtime import Runtime
 from .store import GameRecord, Result, StaleVersion, Store
 from .store.base import JSON
 
@@ -64,3 +66,14 @@ def save(
         if current is None:  # pragma: no cover - games are never deleted
             raise not_found() from None
         raise stale(render(current)) from None
+
+
+def test_seed(runtime: Runtime, request: Request) -> int | None:
+    """The ``X-Test-Seed`` header's deal seed, when `Settings.allow_seed_for_tests` is on
+    (tests build known deals through the API); otherwise None and the header is ignored."""
+    text = request.headers.get("x-test-seed")
+    if text is None or not runtime.settings.allow_seed_for_tests:
+        return None
+    if not text.isdigit() or not 0 < int(text) < 2**63:
+        raise invalid("X-Test-Seed: a positive integer below 2**63")
+    return int(text)

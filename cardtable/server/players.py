@@ -9,10 +9,10 @@ import re
 import secrets
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.concurrency import run_in_threadpool
 
-from .errors import no_player
+from .errors import no_player, responses
 from .models import NewPlayer
 from .runtime import RuntimeDep
 
@@ -41,6 +41,8 @@ async def current_player(
         if not await run_in_threadpool(lambda: runtime.store.has_player(key)):
             raise no_player()
         runtime.remember(key)
+    # Only known ids get a bucket: made-up ids are refused above and cost no memory here.
+    runtime.limit(runtime.player_limit, key)
     return key
 
 
@@ -49,9 +51,11 @@ PlayerDep = Annotated[str, Depends(current_player)]
 router = APIRouter(tags=["players"])
 
 
-@router.post("/api/players", status_code=201, response_model=NewPlayer)
-def create_player(runtime: RuntimeDep) -> NewPlayer:
+@router.post("/api/players", status_code=201, response_model=NewPlayer, responses=responses(429))
+def create_player(request: Request, runtime: RuntimeDep) -> NewPlayer:
     """A new anonymous player id (keep it; every game belongs to it)."""
+    address = request.client.host if request.client is not None else "unknown"
+    runtime.limit(runtime.signup_limit, address)
     player_id = new_player_id()
     key = player_key(player_id)
     runtime.store.create_player(key)

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from fastapi import APIRouter
 
 from . import routes_kings_corner as kc
 from . import routes_poker_squares as ps
-from .errors import responses
+from .errors import ApiError, responses
 from .models import Continue, Health
 from .players import PlayerDep
 from .runtime import StoreDep
+from .store import GameRecord
+
+R = TypeVar("R")
 
 router = APIRouter()
 
@@ -23,9 +29,20 @@ def healthz() -> Health:
 @router.get("/api/continue", response_model=Continue, responses=responses(401), tags=["players"])
 def continue_games(player: PlayerDep, store: StoreDep) -> Continue:
     """The caller's unfinished Poker Squares deal and Kings Corner match, or null."""
-    ps_record = store.current_game(player, ps.KIND)
-    kc_record = store.current_game(player, kc.KIND)
     return Continue(
-        poker_squares=None if ps_record is None else ps.render(ps_record),
-        kings_corner=None if kc_record is None else kc.render(kc_record),
+        poker_squares=_loadable(store.current_game(player, ps.KIND), ps.render),
+        kings_corner=_loadable(store.current_game(player, kc.KIND), kc.render),
     )
+
+
+def _loadable(record: GameRecord | None, render: Callable[[GameRecord], R]) -> R | None:
+    """The rendered game, or None when there is none or its saved state is damaged (so the
+    page offers a new game instead of failing)."""
+    if record is None:
+        return None
+    try:
+        return render(record)
+    except ApiError as exc:
+        if exc.code != "damaged_game":  # pragma: no cover - render raises nothing else
+            raise
+        return None

@@ -12,13 +12,13 @@ import logging
 import secrets
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import choose_move
 
 from . import games
-from .errors import illegal, invalid, responses, wrong_phase
+from .errors import damaged, illegal, invalid, responses, wrong_phase
 from .kc_table import MAX_COMPUTER_STEPS, Entry, Table
 from .models import (
     ComputerSeatOut,
@@ -51,7 +51,34 @@ _WRITE = responses(401, 404, 409, 413, 422, conflict=KCConflict)
 
 
 def render(record: GameRecord, step: KCStep | None = None) -> KCGame:
-    return _render(record.id, record.version, Table.from_dict(record.state), step)
+    return _render(record.id, record.version, _table(record), step)
+
+
+def _table(record: GameRecord) -> Table:
+    """The saved table, checked beyond the engine's own validation (the server's fields)."""
+    try:
+        table = Table.from_dict(record.state)
+        n = table.match.players
+        ok = (
+            len(table.seats) == n
+            and table.seats[0] == ("human", None)
+            and all(
+                (k, s) == ("human", None) or (k == "computer" and s in STRENGTHS)
+                for k, s in table.seats
+            )
+            and (table.revealed is None or table.revealed in range(n))
+            and table.steps >= 0
+        )
+        for entry in table.log:
+            KCLogEntry.model_validate(entry)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        ok = False
+    if not ok:
+        raise damaged("match")
+    return table
+
+
+STRENGTHS = ("easy", "normal", "strong")
 
 
 def _render(game_id: str, version: int, table: Table, step: KCStep | None) -> KCGame:
@@ -107,7 +134,7 @@ def _result(table: Table) -> Result | None:
 def _open(store: Store, game_id: str, player: str, version: int) -> tuple[GameRecord, Table]:
     record = games.load(store, game_id, player, KIND)
     games.check(record, version, render)
-    return record, Table.from_dict(record.state)
+    return record, _table(record)
 
 
 def _save(
@@ -157,12 +184,14 @@ def _rules(body: KCNewGame) -> kc.Rules:
 
 
 @router.post("/games", status_code=201, response_model=KCGame, responses=_WRITE)
-def new_game(body: KCNewGame, player: PlayerDep, store: StoreDep) -> KCGame:
+def new_game(
+    body: KCNewGame, player: PlayerDep, store: StoreDep, runtime: RuntimeDep, request: Request
+) -> KCGame:
     """Start a match; it replaces the caller's unfinished one. Seat 0 is the caller."""
     seats = tuple(
         (s.kind, getattr(s, "strength", None) if s.kind == "computer" else None) for s in body.seats
     )
-    seed = secrets.randbits(63)
+    seed = games.test_seed(runtime, request) or secrets.randbits(63)
     table = Table.new(seats, _rules(body), body.rounds, seed)
     entry: dict[str, Any] = {"action": "deal", "seed": seed, "seats": [list(s) for s in seats]}
     record = store.create_game(player, KIND, table.to_dict(), finished=False, log=[entry])

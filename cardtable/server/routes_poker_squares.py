@@ -13,14 +13,14 @@ import random
 import secrets
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from cardtable import poker_squares as ps
 from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, evaluate
 from cardtable.poker_squares.hint import hint as suggest
 
 from . import games
-from .errors import ApiError, illegal, responses, wrong_phase
+from .errors import ApiError, damaged, illegal, responses, wrong_phase
 from .models import (
     CellEstimate,
     CellRef,
@@ -55,7 +55,10 @@ def render(record: GameRecord, game: ps.Game | None = None) -> PSGame:
 
 
 def _game(record: GameRecord) -> ps.Game:
-    return ps.Game.from_dict(record.state)
+    try:
+        return ps.Game.from_dict(record.state)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        raise damaged("deal") from None
 
 
 def _result(game: ps.Game) -> Result | None:
@@ -91,7 +94,9 @@ def _open(store: Store, game_id: str, player: str, version: int) -> tuple[GameRe
 
 
 @router.post("/games", status_code=201, response_model=PSGame, responses=_WRITE)
-def new_game(body: PSNewGame, player: PlayerDep, store: StoreDep) -> PSGame:
+def new_game(
+    body: PSNewGame, player: PlayerDep, store: StoreDep, runtime: RuntimeDep, request: Request
+) -> PSGame:
     """Deal a new game; it replaces the caller's unfinished one. ``replay_of`` deals the cards
     of an earlier game of the caller's again, as practice."""
     if body.replay_of is not None:
@@ -100,7 +105,7 @@ def new_game(body: PSNewGame, player: PlayerDep, store: StoreDep) -> PSGame:
             raise illegal("that deal has no recorded seed, so it cannot be replayed")
         seed = earlier.seed
     else:
-        seed = secrets.randbits(63)
+        seed = games.test_seed(runtime, request) or secrets.randbits(63)
     game = ps.deal(body.table, seed, target=body.target, replay=body.replay_of is not None)
     entry = {"action": "deal", "seed": seed, "replay_of": body.replay_of}
     record = store.create_game(player, KIND, game.to_dict(), finished=False, log=[entry])

@@ -10,7 +10,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.concurrency import run_in_threadpool
 
-from .errors import ApiError
+from .errors import ApiError, rate_limited
+from .ratelimit import TokenBuckets, retry_after
 from .settings import Settings
 from .store import Store, StoreError, open_store
 
@@ -23,6 +24,15 @@ class Runtime:
         self._store: Store | None = None
         self._lock = threading.Lock()
         self._known: OrderedDict[str, None] = OrderedDict()
+        self.player_limit = _buckets(settings.player_rate, settings.player_burst)
+        self.signup_limit = _buckets(settings.signup_rate, settings.signup_burst)
+
+    def limit(self, buckets: TokenBuckets | None, key: str) -> None:
+        """Take one token for ``key``, or answer 429 ``rate_limited`` with Retry-After."""
+        if buckets is not None:
+            wait = buckets.take(key)
+            if wait > 0:
+                raise rate_limited(retry_after(wait))
 
     @property
     def store(self) -> Store:
@@ -61,6 +71,10 @@ class Runtime:
             store, self._store = self._store, None
         if store is not None:
             store.close()
+
+
+def _buckets(rate: float | None, burst: int) -> TokenBuckets | None:
+    return None if rate is None else TokenBuckets(rate, burst)
 
 
 # The dependencies are `async def` so that they run on the event loop instead of taking a

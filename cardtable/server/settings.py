@@ -29,6 +29,18 @@ class Settings:
     """How many recent Kings Corner steps a response carries (the full log stays in the store)."""
     sqlite_busy_ms: int = 10_000
     pg_pool_size: int = 8
+    player_rate: float | None = 50.0
+    """Requests per second one player id may make, sustained (None: no limit). A person
+    clicking fast makes a few; a page polling computer steps about five."""
+    player_burst: int = 300
+    """Requests one player id may make at once before ``player_rate`` applies."""
+    signup_rate: float | None = 1.0
+    """New player ids per second from one client address, sustained (None: no limit)."""
+    signup_burst: int = 120
+    """New player ids one client address may create at once (a page makes one)."""
+    allow_seed_for_tests: bool = False
+    """Test-only: a create request may carry an ``X-Test-Seed`` header that fixes the deal.
+    Off by default; it is a header, not a body field, so the public schema is unchanged."""
 
     @property
     def sqlite_path(self) -> Path:

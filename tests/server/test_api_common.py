@@ -171,5 +171,5 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
     for name in (*names.split(), "Continue", "ErrorBody", "NewPlayer"):
         assert name in schemas, name
     move = doc["paths"]["/api/poker-squares/games/{game_id}/moves"]["post"]
-    assert set(move["responses"]) == {"200", "401", "404", "409", "413", "422"}
+    assert set(move["responses"]) == {"200", "401", "404", "409", "413", "422", "429"}
     assert "HTTPValidationError" not in schemas

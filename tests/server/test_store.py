@@ -152,13 +152,15 @@ def test_results_best_scores_and_history(store: Store) -> None:
     assert [r.game_id for r in store.results("alice", KIND, limit=10)] == ids[::-1]
 
 
-def test_a_result_is_replaced_when_the_game_finishes_again(store: Store) -> None:
+def test_every_finish_of_a_game_is_kept(store: Store) -> None:
     g = store.create_game("alice", KIND, {}, finished=False)
     g = store.save_game(g, {}, finished=True, result=Result("american", 30, False, {}))
     g = store.save_game(g, {}, finished=False)
     store.save_game(g, {}, finished=True, result=Result("american", 35, True, {}))
-    [r] = store.results("alice", KIND, limit=5)
-    assert (r.total, r.practice) == (35, True)
+    later, first = store.results("alice", KIND, limit=5)
+    assert (later.total, later.practice) == (35, True)
+    assert (first.total, first.practice) == (30, False)
+    assert store.best_scores("alice", KIND) == {("american", False): 30, ("american", True): 35}
 
 
 def test_reopening_keeps_everything(make_store: Any) -> None:

@@ -93,7 +93,7 @@ class Store(ABC):
         result: Result | None = None,
     ) -> GameRecord:
         """Write ``state`` as version ``game.version + 1`` if the row is still at
-        ``game.version``, append ``log`` to the move log and upsert ``result``, all in one
+        ``game.version``, append ``log`` to the move log and add ``result``, all in one
         transaction. Raises `StaleVersion` (changing nothing) otherwise."""
 
     @abstractmethod

@@ -41,6 +41,8 @@ SCHEMA = (
         entry TEXT NOT NULL,
         at TEXT NOT NULL,
         PRIMARY KEY (game_id, version, idx))""",
+    # The first layout kept one result per game (the latest finish); `finishes` keeps one
+    # row per finish. Old stores are copied over once, below.
     """CREATE TABLE IF NOT EXISTS results (
         game_id TEXT PRIMARY KEY,
         player TEXT NOT NULL,
@@ -50,7 +52,23 @@ SCHEMA = (
         practice INTEGER NOT NULL,
         summary TEXT NOT NULL,
         finished_at TEXT NOT NULL)""",
-    "CREATE INDEX IF NOT EXISTS results_by_player ON results (player, kind, finished_at)",
+    """CREATE TABLE IF NOT EXISTS finishes (
+        game_id TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        total INTEGER,
+        practice INTEGER NOT NULL,
+        summary TEXT NOT NULL,
+        finished_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, n))""",
+    "CREATE INDEX IF NOT EXISTS finishes_by_player ON finishes (player, kind, finished_at)",
+    """INSERT INTO finishes (game_id, n, player, kind, variant, total, practice, summary,
+        finished_at)
+        SELECT game_id, 1, player, kind, variant, total, practice, summary, finished_at
+        FROM results WHERE game_id NOT IN (SELECT game_id FROM finishes)""",
+    "DELETE FROM results",
 )
 
 _GAME_COLUMNS = "id, player, kind, version, state, finished, current, created_at, updated_at"
@@ -74,13 +92,23 @@ def _dump(data: JSON) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
+def _state(text: Any) -> JSON:
+    # A row whose JSON does not parse (a damaged or tampered file) loads as an empty state,
+    # which no game validates: the routes answer 409 `damaged_game`, never a 500.
+    try:
+        state = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
 def _game(row: Sequence[Any]) -> GameRecord:
     return GameRecord(
         id=row[0],
         player=row[1],
         kind=row[2],
         version=int(row[3]),
-        state=json.loads(row[4]),
+        state=_state(row[4]),
         finished=bool(row[5]),
         current=bool(row[6]),
         created_at=row[7],
@@ -204,15 +232,16 @@ class SqlStore(Store):
             )
 
     def _result(self, tx: Tx, game: GameRecord, r: Result, at: str) -> None:
-        # A Poker Squares deal can be undone after it ended and finished again: the latest
-        # finish is the game's result.
+        # Every finish is kept: a Poker Squares deal undone after it ended and finished again
+        # adds a result (practice by then) and leaves the first one as it was.
+        n = self._run(
+            tx, "SELECT COALESCE(MAX(n), 0) + 1 FROM finishes WHERE game_id = ?", (game.id,)
+        ).fetchone()[0]
         self._run(
             tx,
-            "INSERT INTO results (game_id, player, kind, variant, total, practice, summary, "
-            "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
-            "variant = excluded.variant, total = excluded.total, practice = excluded.practice, "
-            "summary = excluded.summary, finished_at = excluded.finished_at",
-            (game.id, game.player, game.kind, r.variant, r.total, int(r.practice),
+            "INSERT INTO finishes (game_id, n, player, kind, variant, total, practice, summary, "
+            "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game.id, int(n), game.player, game.kind, r.variant, r.total, int(r.practice),
              _dump(r.summary), at),
         )  # fmt: skip
 
@@ -239,17 +268,15 @@ class SqlStore(Store):
             where += " AND variant = ?"
             params.append(variant)
         rows = self._rows(
-            "SELECT game_id, kind, variant, total, practice, summary, finished_at FROM results "
-            f"WHERE {where} ORDER BY finished_at DESC, game_id LIMIT ?",
+            "SELECT game_id, kind, variant, total, practice, summary, finished_at FROM finishes "
+            f"WHERE {where} ORDER BY finished_at DESC, game_id, n DESC LIMIT ?",
             (*params, limit),
         )
-        return [
-            ResultRecord(r[0], r[1], r[2], r[3], bool(r[4]), json.loads(r[5]), r[6]) for r in rows
-        ]
+        return [ResultRecord(r[0], r[1], r[2], r[3], bool(r[4]), _state(r[5]), r[6]) for r in rows]
 
     def best_scores(self, player: str, kind: str) -> Mapping[tuple[str, bool], int]:
         rows = self._rows(
-            "SELECT variant, practice, MAX(total) FROM results WHERE player = ? AND kind = ? "
+            "SELECT variant, practice, MAX(total) FROM finishes WHERE player = ? AND kind = ? "
             "AND total IS NOT NULL GROUP BY variant, practice",
             (player, kind),
         )
