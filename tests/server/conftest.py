@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 
 from cardtable.server import Settings, create_app
-from tests.support.postgres import PostgresUnavailable, postgres_server
+from tests.support.postgres import PostgresUnavailable, shared_postgres
 
 from .helpers import Api
 
@@ -60,7 +60,6 @@ def other(client: TestClient) -> Api:
 def postgres_url() -> Iterator[str]:
     """A PostgreSQL server for this test worker (DATABASE_URL's, or a private one)."""
     try:
-        with postgres_server() as url:
-            yield url
+        yield shared_postgres()
     except PostgresUnavailable as exc:
         pytest.skip(str(exc))

@@ -160,3 +160,21 @@ def fresh_schema(url: str) -> Iterator[str]:
     finally:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+_shared: contextlib.ExitStack | None = None
+_shared_url: str | None = None
+
+
+def shared_postgres() -> str:
+    """One server per test process, however many test folders ask (stopped at exit), so the
+    server and reliability suites on one xdist worker share it."""
+    global _shared, _shared_url
+    if _shared_url is None:
+        import atexit
+
+        stack = contextlib.ExitStack()
+        _shared_url = stack.enter_context(postgres_server())
+        _shared = stack
+        atexit.register(stack.close)
+    return _shared_url

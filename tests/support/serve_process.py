@@ -1,0 +1,71 @@
+"""`cardtable serve` as a real process on a free loopback port, for the crash and log tests:
+its stdout and stderr go to a file the test reads afterwards; it can be killed with SIGKILL
+and started again on the same store."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from .postgres import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class ServeProcess:
+    def __init__(self, data: Path, log: Path, database_url: str | None = None) -> None:
+        self.data, self.log, self.database_url = data, log, database_url
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.base = ""
+
+    def start(self, timeout: float = 60.0) -> str:
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        if self.database_url is not None:
+            env["DATABASE_URL"] = self.database_url
+        cmd = [sys.executable, "-m", "cardtable.cli.main", "serve", "--host", "127.0.0.1",
+               "--port", str(port), "--data", str(self.data)]  # fmt: skip
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=out)
+        self.base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=2).status_code == 200:
+                    return self.base
+            except httpx.TransportError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"cardtable serve exited:\n{self.log.read_text()[-3000:]}")
+            if time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError("cardtable serve did not start")
+            time.sleep(0.1)
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, as in a crash or an OOM kill."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(15)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
