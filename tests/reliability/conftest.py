@@ -24,8 +24,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
+    # These tests play at machine speed, far above any person: the rate limits have their
+    # own test (test_hostile_input.py) with tightened settings.
     return Settings(
-        data_dir=tmp_path / "data", database_url=None, hint_budget=4, allow_seed_for_tests=True
+        data_dir=tmp_path / "data",
+        database_url=None,
+        hint_budget=4,
+        allow_seed_for_tests=True,
+        player_rate=None,
+        signup_rate=None,
     )
 
 

@@ -1,0 +1,221 @@
+"""Hidden-information scanner (SPEC C-8): many whole games of both kinds through HTTP, with
+undo, reloads, "continue", stale versions, replays, hints, same-device play and computer
+turns. After every answer the scanner reads the saved state straight from the store, works
+out which cards that caller could not see at that moment, and checks that none appears in the
+raw body (as a quoted JSON string ``"TH"`` or inside a move such as ``"TH>N"``). Every static
+page and asset is then checked for the card lists of the live games."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from cardtable import poker_squares as ps
+from cardtable.server.kc_table import Table
+from cardtable.server.players import player_key
+from tests.server.helpers import Api
+from tests.server.kc_driver import simple_person
+
+from .test_headers import site_paths
+
+PS_GAMES = 20
+KC_MATCHES = 15
+TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:10|[A2-9TJQK])[SHDC](?![A-Za-z0-9])")
+SEAT_MIXES: list[tuple[list[str], dict[str, Any], int]] = [
+    (["human", "easy"], {"preset": "standard"}, 1),
+    (["human", "normal"], {"preset": "draw-last"}, 1),
+    (["human", "human"], {"preset": "standard"}, 1),  # two people on one device
+    (["human", "easy", "easy"], {"preset": "simple"}, 1),
+    (["human", "human", "normal"], {"preset": "standard"}, 1),
+    (["human", "easy", "normal", "easy"], {"preset": "draw-last"}, 1),
+    (["human", "human", "human"], {"preset": "simple"}, 1),
+    (["human", "strong"], {"preset": "standard"}, 1),
+    (["human", "human", "easy", "easy"], {"preset": "standard"}, 1),
+    (["human", "easy"], {"preset": "standard"}, 3),
+    (["human", "human", "human", "human"], {"preset": "draw-last"}, 1),
+    (
+        ["human", "normal", "human"],
+        {"draw": "last", "pile_moves": False, "kings": "first", "dealt_kings": "corner"},
+        1,
+    ),
+    (["human", "easy", "strong"], {"preset": "simple"}, 1),
+    (["human", "human"], {"preset": "simple"}, 3),
+    (["human", "normal", "normal", "normal"], {"preset": "standard"}, 1),
+]
+
+
+CREATE = {"/api/poker-squares/games": "ps", "/api/kings-corner/games": "kc"}
+
+
+class Scanner(Api):
+    """An `Api` that checks every raw answer against what the caller may see right now."""
+
+    def __init__(self, client: TestClient, player_id: str | None) -> None:
+        super().__init__(client, player_id)
+        self.checked = 0
+        self.game: tuple[str, str] | None = None  # (kind, id) the next answers are about
+
+    def call(self, method: str, path: str, body: Any = None, status: int = 200) -> Any:
+        kwargs: dict[str, Any] = {"headers": self.headers}
+        if body is not None:
+            kwargs["json"] = body
+        r = self.client.request(method, path, **kwargs)
+        assert r.status_code == status, f"{method} {path} -> {r.status_code}: {r.text}"
+        data = r.json()
+        if r.status_code == 201 and path in CREATE:  # the answers are now about this game
+            self.game = (CREATE[path], data["id"])
+        self.scan(r.text, f"{method} {path}")
+        return data
+
+    def hidden(self) -> set[str]:
+        return {c for cards in self.hidden_lists() for c in cards}
+
+    def hidden_lists(self) -> list[list[str]]:
+        """The hidden cards in their saved order: the coming cards of a deal; the stock and
+        every hand but the viewer's."""
+        if self.game is None:
+            return []
+        kind, game_id = self.game
+        store = self.client.app.state.runtime.store  # type: ignore[attr-defined]
+        assert self.player_id is not None
+        record = store.load_game(game_id, player_key(self.player_id))
+        assert record is not None
+        if kind == "ps":
+            game = ps.Game.from_dict(record.state)
+            return [[str(c) for c in game.cards[game.placed + 1 :]]]
+        table = Table.from_dict(record.state)
+        state = table.match.state
+        hidden = [[str(c) for c in state.stock]]
+        for seat, hand in enumerate(state.hands):
+            if seat != table.viewer:
+                hidden.append([str(c) for c in hand])
+        return hidden
+
+    def scan(self, text: str, what: str) -> None:
+        hidden = self.hidden()
+        named = {("TH" if t == "10H" else t) for t in TOKEN.findall(text)}
+        quoted = {c for c in hidden if f'"{c}"' in text or f'"{c}>' in text}
+        leaked = (named & hidden) | quoted
+        assert not leaked, f"{what}: hidden cards in the answer: {sorted(leaked)}"
+        self.checked += 1
+
+
+def live_hidden_lists(scanner: Scanner) -> list[str]:
+    """Fragments that would give a hidden card list away: two hidden cards in a row."""
+    pairs = []
+    for cards in scanner.hidden_lists():
+        for a, b in itertools.pairwise(cards):
+            pairs += [f'"{a}","{b}"', f'"{a}", "{b}"', f"{a}{b}", f"{a} {b}"]
+    return pairs
+
+
+def play_poker_squares(scanner: Scanner, rng: random.Random, table: str) -> dict[str, Any]:
+    game = scanner.ps_new(table=table, target=rng.choice(["easy", "normal", "hard"]))
+    hinted = False
+    for _ in range(80):
+        v = game["view"]
+        if v["is_over"]:
+            break
+        roll = rng.random()
+        if roll < 0.12 and v["can_undo"]:
+            game = scanner.ps(game, "undo")
+        elif roll < 0.16 and not hinted:
+            game, hinted = scanner.ps(game, "hint")["game"], True
+        elif roll < 0.22:
+            game = scanner.get(f"/api/poker-squares/games/{game['id']}")  # a reload
+            scanner.get("/api/continue")
+        elif roll < 0.26:
+            scanner.ps(game, "moves", status=409, version=game["version"] + 1, row=0, col=0)
+        else:
+            empty = [(r, c) for r in range(5) for c in range(5) if v["grid"][r][c] is None]
+            row, col = rng.choice(empty)
+            if roll < 0.3:  # an occupied cell, refused
+                full = [(r, c) for r in range(5) for c in range(5) if v["grid"][r][c]]
+                if full:
+                    scanner.ps(game, "moves", status=409, row=full[0][0], col=full[0][1])
+            game = scanner.ps(game, "moves", row=row, col=col)
+    return game
+
+
+def test_poker_squares_games_never_show_coming_cards(client: TestClient) -> None:
+    rng = random.Random(9)
+    scanner = Scanner.new_player(client)
+    assert isinstance(scanner, Scanner)
+    finished = None
+    for i in range(PS_GAMES):
+        if finished is not None and i % 5 == 4:
+            scanner.ps_new(replay_of=finished["id"])
+        end = play_poker_squares(scanner, rng, "american" if i % 2 else "british")
+        if end["view"]["is_over"]:
+            finished = end
+        scanner.get("/api/poker-squares/scores")
+    # A live deal half played: no static page or asset carries its coming cards.
+    game = scanner.ps_new()
+    scanner.game = ("ps", game["id"])
+    for i in range(10):
+        game = scanner.ps(game, "moves", row=i // 5, col=i % 5)
+    check_static(client, scanner)
+    assert scanner.checked >= PS_GAMES * 25
+
+
+def test_kings_corner_matches_never_show_hidden_cards(client: TestClient) -> None:
+    rng = random.Random(11)
+    scanner = Scanner.new_player(client)
+    assert isinstance(scanner, Scanner)
+    for seats, rules, rounds in SEAT_MIXES[:KC_MATCHES]:
+        body = [
+            {"kind": "human"} if s == "human" else {"kind": "computer", "strength": s}
+            for s in seats
+        ]
+        game = scanner.kc_new(seats=body, rules=rules, rounds=rounds)
+        play_kings_corner(scanner, game, rng)
+        scanner.get("/api/kings-corner/results")
+    game = scanner.kc_new(seats=[{"kind": "human"}, {"kind": "human"}])
+    scanner.game = ("kc", game["id"])
+    check_static(client, scanner)
+    assert scanner.checked >= KC_MATCHES * 20
+
+
+def play_kings_corner(scanner: Scanner, game: dict[str, Any], rng: random.Random) -> None:
+    for _ in range(3000):
+        phase = game["phase"]
+        if phase == "match_over":
+            return
+        roll = rng.random()
+        if roll < 0.05:
+            game = scanner.get(f"/api/kings-corner/games/{game['id']}")  # a reload
+            scanner.get("/api/continue")
+        elif roll < 0.08:
+            scanner.kc(game, "undo", status=409, version=game["version"] + 1)
+        elif phase == "round_over":
+            game = scanner.kc(game, "next-round")
+        elif phase == "computer":
+            game = scanner.kc(game, "computer-step")
+        elif phase == "handoff":
+            if roll < 0.15:  # acting before the reveal is refused and shows nothing
+                scanner.kc(game, "moves", status=409, move="end")
+            game = scanner.kc(game, "reveal")
+        elif game["view"]["can_undo"] and roll < 0.2:
+            game = scanner.kc(game, "undo")
+        else:
+            game = scanner.kc(game, "moves", move=simple_person(game))
+    raise AssertionError("the match did not end")
+
+
+def check_static(client: TestClient, scanner: Scanner) -> None:
+    fragments = live_hidden_lists(scanner)
+    hidden = scanner.hidden()
+    assert hidden
+    for path in site_paths():
+        r = client.get(path)
+        assert r.status_code == 200, path
+        text = r.content.decode("utf-8", "replace")
+        assert not any(f in text for f in fragments), path
+        if path.endswith((".html", ".json")):
+            # Pages and translations name no card of a live game as a value.
+            quoted = {c for c in hidden if f'"{c}"' in text}
+            assert len(quoted) < 4, (path, sorted(quoted))
