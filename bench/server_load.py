@@ -61,7 +61,8 @@ def serve(kind: str, port: int, data: str) -> None:
     else:
         from cardtable.server import Settings, create_app
 
-        app = create_app(Settings(data_dir=Path(data)))
+        # Rate limits off: one benchmark client makes hundreds of requests a second.
+        app = create_app(Settings(data_dir=Path(data), player_rate=None, signup_rate=None))
     uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
 
 
