@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 
 from cardtable import __version__
 
 from . import errors, players, routes_common, routes_kings_corner, routes_poker_squares
+from .openapi_links import add_links
 from .runtime import Runtime
 from .settings import Settings
 from .web import Guard, site
@@ -46,4 +48,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_kings_corner.router)
     app.router.routes.append(site(settings.web_dir))
     app.add_middleware(Guard, max_body_bytes=settings.max_body_bytes)
+    build_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        return add_links(build_openapi())
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app

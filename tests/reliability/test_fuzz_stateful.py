@@ -1,0 +1,70 @@
+"""Stateful fuzzing with schemathesis: the OpenAPI links (cardtable/server/openapi_links.py)
+chain real requests (create a game, then read, move, undo, hint, reveal, computer-step,
+next-round on it with the version of the previous answer), with generated data around them.
+Every answer must match the documented status codes and schemas, and none may be a 500.
+Bounded: a fixed number of sequences of a few steps each, derandomized."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, ClassVar
+
+import schemathesis
+from hypothesis import HealthCheck, settings
+from starlette.testclient import TestClient
+
+from cardtable.server import Settings, create_app
+
+_DATA = Path(tempfile.mkdtemp(prefix="cardtable-stateful-"))
+app = create_app(
+    Settings(data_dir=_DATA, database_url=None, hint_budget=4, player_rate=None, signup_rate=None)
+)
+schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+with TestClient(app) as _client:
+    PLAYER = _client.post("/api/players").json()["player_id"]
+
+
+class Machine(schema.as_state_machine()):  # type: ignore[misc]
+    calls = 0
+    statuses: ClassVar[set[int]] = set()
+
+    def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+        return {"headers": {"X-Player-Id": PLAYER}}
+
+    def after_call(self, response: Any, case: Any) -> None:
+        Machine.calls += 1
+        Machine.statuses.add(response.status_code)
+        assert response.status_code < 500, response.text
+
+    def teardown(self) -> None:
+        pass
+
+
+def test_stateful_sequences_never_fail() -> None:
+    try:
+        Machine.run(
+            settings=settings(
+                max_examples=150,
+                stateful_step_count=8,
+                deadline=None,
+                derandomize=True,
+                suppress_health_check=list(HealthCheck),
+            )
+        )
+    finally:
+        app.state.runtime.close()
+        shutil.rmtree(_DATA, ignore_errors=True)
+    assert Machine.calls > 100
+    # The links reached the games: moves were accepted, not only refused.
+    assert 200 in Machine.statuses and 201 in Machine.statuses
+
+
+def test_the_links_are_in_the_schema() -> None:
+    doc = app.openapi()
+    created = doc["paths"]["/api/poker-squares/games"]["post"]["responses"]["201"]["links"]
+    assert created["moves"]["parameters"] == {"game_id": "$response.body#/id"}
+    assert created["moves"]["requestBody"] == {"version": "$response.body#/version"}
+    kc = doc["paths"]["/api/kings-corner/games/{game_id}/computer-step"]["post"]["responses"]
+    assert set(kc["200"]["links"]) >= {"read", "moves", "computer-step", "next-round"}
