@@ -309,3 +309,21 @@ def test_default_limits_are_generous() -> None:
     assert s.player_rate is not None and s.player_rate >= 20 and s.player_burst >= 100
     assert s.signup_rate is not None and s.signup_burst >= 20
     assert not s.allow_seed_for_tests
+
+
+def test_the_test_seed_header_works_only_when_allowed(tmp_path: Path, client: TestClient) -> None:
+    def two_deals(c: TestClient) -> list[Any]:
+        api = Api.new_player(c)
+        headers = {**api.headers, "X-Test-Seed": "12345"}
+        return [c.post(PS, json={}, headers=headers).json()["view"]["card"] for _ in range(2)]
+
+    first, second = two_deals(client)  # the fixture's settings allow it
+    assert first == second
+    r = client.post(PS, json={}, headers={**Api.new_player(client).headers, "X-Test-Seed": "-1"})
+    assert r.status_code == 422
+    with TestClient(create_app(Settings(data_dir=tmp_path / "off", database_url=None))) as off:
+        cards = [two_deals(off)[0] for _ in range(4)]
+        assert len(set(cards)) > 1  # ignored: four random deals do not all start alike
+        r = off.post(PS, json={}, headers={**Api.new_player(off).headers, "X-Test-Seed": "x"})
+        assert r.status_code == 201
+        assert "X-Test-Seed" not in json.dumps(off.get("/openapi.json").json())
