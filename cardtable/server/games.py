@@ -68,12 +68,12 @@ def save(
         raise stale(render(current)) from None
 
 
-def test_seed(runtime: Runtime, request: Request) -> int | None:
+def requested_seed(runtime: Runtime, request: Request) -> int | None:
     """The ``X-Test-Seed`` header's deal seed, when `Settings.allow_seed_for_tests` is on
     (tests build known deals through the API); otherwise None and the header is ignored."""
     text = request.headers.get("x-test-seed")
     if text is None or not runtime.settings.allow_seed_for_tests:
         return None
-    if not text.isdigit() or not 0 < int(text) < 2**63:
+    if not (text.isascii() and text.isdigit() and len(text) <= 19 and 0 < int(text) < 2**63):
         raise invalid("X-Test-Seed: a positive integer below 2**63")
     return int(text)

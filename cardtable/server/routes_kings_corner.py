@@ -191,7 +191,7 @@ def new_game(
     seats = tuple(
         (s.kind, getattr(s, "strength", None) if s.kind == "computer" else None) for s in body.seats
     )
-    seed = games.test_seed(runtime, request) or secrets.randbits(63)
+    seed = games.requested_seed(runtime, request) or secrets.randbits(63)
     table = Table.new(seats, _rules(body), body.rounds, seed)
     entry: dict[str, Any] = {"action": "deal", "seed": seed, "seats": [list(s) for s in seats]}
     record = store.create_game(player, KIND, table.to_dict(), finished=False, log=[entry])

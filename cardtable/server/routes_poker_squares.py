@@ -105,7 +105,7 @@ def new_game(
             raise illegal("that deal has no recorded seed, so it cannot be replayed")
         seed = earlier.seed
     else:
-        seed = games.test_seed(runtime, request) or secrets.randbits(63)
+        seed = games.requested_seed(runtime, request) or secrets.randbits(63)
     game = ps.deal(body.table, seed, target=body.target, replay=body.replay_of is not None)
     entry = {"action": "deal", "seed": seed, "replay_of": body.replay_of}
     record = store.create_game(player, KIND, game.to_dict(), finished=False, log=[entry])

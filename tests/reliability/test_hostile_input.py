@@ -319,8 +319,10 @@ def test_the_test_seed_header_works_only_when_allowed(tmp_path: Path, client: Te
 
     first, second = two_deals(client)  # the fixture's settings allow it
     assert first == second
-    r = client.post(PS, json={}, headers={**Api.new_player(client).headers, "X-Test-Seed": "-1"})
-    assert r.status_code == 422
+    for bad in ("-1", "0", "9" * 5000, "１２", "1e3"):
+        headers = {**Api.new_player(client).headers, "X-Test-Seed": bad}
+        r = client.post(PS, json={}, headers={k: v.encode() for k, v in headers.items()})
+        assert r.status_code == 422, bad
     with TestClient(create_app(Settings(data_dir=tmp_path / "off", database_url=None))) as off:
         cards = [two_deals(off)[0] for _ in range(4)]
         assert len(set(cards)) > 1  # ignored: four random deals do not all start alike
