@@ -24,7 +24,9 @@ from .test_headers import site_paths
 
 PS_GAMES = 20
 KC_MATCHES = 15
-TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:10|[A2-9TJQK])[SHDC](?![A-Za-z0-9])")
+# A card as the API writes it: alone in a string or in a move ("TH>N"). Ids are URL-safe
+# base64, so "-" and "_" count as part of a word: "x-QH_y" in a game id is not a card.
+TOKEN = re.compile(r"(?<![A-Za-z0-9_-])(?:10|[A2-9TJQK])[SHDC](?![A-Za-z0-9_-])")
 SEAT_MIXES: list[tuple[list[str], dict[str, Any], int]] = [
     (["human", "easy"], {"preset": "standard"}, 1),
     (["human", "normal"], {"preset": "draw-last"}, 1),
@@ -97,7 +99,7 @@ class Scanner(Api):
 
     def scan(self, text: str, what: str) -> None:
         hidden = self.hidden()
-        named = {("TH" if t == "10H" else t) for t in TOKEN.findall(text)}
+        named = {("T" + t[2:] if t.startswith("10") else t) for t in TOKEN.findall(text)}
         quoted = {c for c in hidden if f'"{c}"' in text or f'"{c}>' in text}
         leaked = (named & hidden) | quoted
         assert not leaked, f"{what}: hidden cards in the answer: {sorted(leaked)}"

@@ -29,7 +29,8 @@ def cards_named(data: Any) -> set[str]:
         for v in data:
             found |= cards_named(v)
     elif isinstance(data, str):
-        found |= {t for t in re.split(r"[^A-Za-z0-9]+", data) if CARD.match(t)}
+        # Ids are URL-safe base64: "-" and "_" do not split a word ("x-QH_y" is no card).
+        found |= {t for t in re.split(r"[^A-Za-z0-9_-]+", data) if CARD.match(t)}
     return found
 
 
