@@ -1,16 +1,18 @@
 """`create_app(settings)`: the FastAPI app (API routes, error handlers, headers, static site).
 
-Building the app connects nothing; the store opens on the first request that needs it and
+Building the app connects nothing; the store opens when the server starts (creating a new
+SQLite file under the data folder) or, failing that, on the first request that needs it, and
 closes when the app shuts down.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.concurrency import run_in_threadpool
 
 from cardtable import __version__
 
@@ -25,8 +27,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = Settings() if settings is None else settings
     runtime = Runtime(settings)
 
-    @asynccontextmanager
+    @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Open (and on first start create) the store when the server starts, so a new
+        # `./data` exists at once; if it cannot be opened now, each request retries (503).
+        with contextlib.suppress(errors.ApiError):
+            await run_in_threadpool(lambda: runtime.store)
         try:
             yield
         finally:

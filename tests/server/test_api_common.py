@@ -125,15 +125,15 @@ def test_missing_site_folder_is_404_not_500(tmp_path: Path) -> None:
         assert r.status_code == 404 and r.json()["code"] == "not_found"
 
 
-def test_building_the_app_connects_nothing(tmp_path: Path) -> None:
+def test_building_the_app_connects_nothing_and_starting_creates_the_store(
+    tmp_path: Path,
+) -> None:
     data = tmp_path / "data"
     app = create_app(Settings(data_dir=data, database_url=None))
     assert not data.exists()
-    with TestClient(app) as client:
-        client.get("/healthz")
-        assert not data.exists()
-        client.post("/api/players")
+    with TestClient(app) as client:  # runs the app's startup
         assert (data / "cardtable.sqlite3").exists()
+        assert client.post("/api/players").status_code == 201
 
 
 def test_unreachable_database_is_503(tmp_path: Path) -> None:
