@@ -22,7 +22,7 @@ import {
   sentences,
   stepText,
 } from "./kc-text.js";
-import { initPage, onLanguageChange } from "./page.js";
+import { initPage, onLanguageChange, serialRunner } from "./page.js";
 import { getSetting, setSetting } from "./settings.js";
 import { playSound } from "./sound.js";
 
@@ -269,19 +269,7 @@ function handleError(err) {
   }
 }
 
-async function run(task) {
-  if (state.busy) return;
-  state.busy = true;
-  document.body.classList.add("busy");
-  try {
-    await task();
-  } catch (err) {
-    handleError(err);
-  } finally {
-    state.busy = false;
-    document.body.classList.remove("busy");
-  }
-}
+const run = serialRunner(state, (err) => handleError(err));
 
 async function refresh() {
   if (!state.game) return;

@@ -51,6 +51,24 @@ function wireSettingsDialog() {
   dialog.addEventListener("close", () => open.focus());
 }
 
+/** One request at a time for a screen: while a task runs, further calls are ignored and the
+ * page carries the "busy" class (double clicks send one move); a failure goes to `onError`. */
+export function serialRunner(state, onError) {
+  return async function run(task) {
+    if (state.busy) return;
+    state.busy = true;
+    document.body.classList.add("busy");
+    try {
+      await task();
+    } catch (err) {
+      onError(err);
+    } finally {
+      state.busy = false;
+      document.body.classList.remove("busy");
+    }
+  };
+}
+
 export async function initPage() {
   const lang = getSetting("lang") || browserLanguage();
   await loadLanguage(lang);

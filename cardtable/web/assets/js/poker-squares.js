@@ -7,7 +7,7 @@
 import { api, hasPlayer } from "./api.js";
 import { cardFaceSvg, cardName } from "./cards.js";
 import { t } from "./i18n.js";
-import { initPage, onLanguageChange } from "./page.js";
+import { initPage, onLanguageChange, serialRunner } from "./page.js";
 import { createBoard, lineName } from "./ps-board.js";
 import { bestScoresTable, renderEnd, targetResult } from "./ps-end.js";
 import { playSound } from "./sound.js";
@@ -212,19 +212,7 @@ function handleError(err) {
   }
 }
 
-async function run(task) {
-  if (state.busy) return;
-  state.busy = true;
-  document.body.classList.add("busy");
-  try {
-    await task();
-  } catch (err) {
-    handleError(err);
-  } finally {
-    state.busy = false;
-    document.body.classList.remove("busy");
-  }
-}
+const run = serialRunner(state, (err) => handleError(err));
 
 async function refresh() {
   if (!state.game) return;
