@@ -1,25 +1,14 @@
-"""Fixtures for the reliability tests (issue 9): an app on a temporary SQLite file with
-test seeds allowed, its client, players, and a PostgreSQL server (tests/support/postgres.py)."""
+"""Fixtures for the reliability tests (issue 9): the settings of an app on a temporary SQLite
+file with test seeds allowed and no rate limits (the app, client, players and PostgreSQL
+fixtures come from tests/support/api_fixtures.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
-from fastapi import FastAPI
 
-from cardtable.server import Settings, create_app
-from tests.server.helpers import Api
-from tests.support.postgres import PostgresUnavailable, shared_postgres
-
-if TYPE_CHECKING:
-    from starlette.testclient import TestClient
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
+from cardtable.server import Settings
 
 
 @pytest.fixture
@@ -34,34 +23,3 @@ def settings(tmp_path: Path) -> Settings:
         player_rate=None,
         signup_rate=None,
     )
-
-
-@pytest.fixture
-def app(settings: Settings) -> FastAPI:
-    return create_app(settings)
-
-
-@pytest.fixture
-def client(app: FastAPI) -> Iterator[TestClient]:
-    from starlette.testclient import TestClient
-
-    with TestClient(app) as c:
-        yield c
-
-
-@pytest.fixture
-def api(client: TestClient) -> Api:
-    return Api.new_player(client)
-
-
-@pytest.fixture
-def other(client: TestClient) -> Api:
-    return Api.new_player(client)
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    try:
-        yield shared_postgres()
-    except PostgresUnavailable as exc:
-        pytest.skip(str(exc))

@@ -1,0 +1,3 @@
+"""Suite-wide fixtures: the API fixtures used by tests/server and tests/reliability."""
+
+pytest_plugins = ["tests.support.api_fixtures"]
