@@ -16,8 +16,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from cardtable import poker_squares as ps
-from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, evaluate
-from cardtable.poker_squares.hint import hint as suggest
+from cardtable.poker_squares import INTERACTIVE_BUDGET, analyse
 
 from . import games
 from .errors import ApiError, damaged, illegal, responses, wrong_phase
@@ -155,8 +154,7 @@ def hint(
     # Reproducible: the same deal at the same point always gets the same hint.
     seed = random.Random(f"{game.seed}:{game.placed}").getrandbits(32)
     try:
-        row, col = suggest(view, budget=budget, seed=seed)
-        estimates = evaluate(view, budget=budget, seed=seed)
+        (row, col), estimates = analyse(view, budget=budget, seed=seed)
     except ValueError as exc:  # pragma: no cover - the view comes from the engine
         raise ApiError(409, "wrong_phase", str(exc)) from None
     game = dataclasses.replace(game, practice=True)
