@@ -102,8 +102,11 @@ class Position:
         return [i for i in range(52) if m >> i & 1]
 
 
-def deltas(pos: Position, card: int, vt: ValueTable, pts: list[int]) -> list[float]:
-    """Per line, the change of its learned value if `card` joins it (card already seen).
+def line_deltas(
+    pos: Position, card: int, vt: ValueTable, pts: list[int]
+) -> tuple[list[float], float]:
+    """Per line, the change of its learned value if `card` joins it (card already seen), and
+    the sum of the incomplete lines' current values.
 
     Index 0-4 rows, 5-9 columns; full lines get a large negative number.
     """
@@ -119,6 +122,7 @@ def deltas(pos: Position, card: int, vt: ValueTable, pts: list[int]) -> list[flo
     lms = pos.lms
     lst = pos.lst
     out = [-1e9] * 10
+    current = 0.0
     for li in range(10):
         ms = lms[li]
         if MS_N[ms] == 5:
@@ -129,6 +133,7 @@ def deltas(pos: Position, card: int, vt: ValueTable, pts: list[int]) -> list[flo
         old = fine.get(k)
         if old is None:
             old = value(k)
+        current += old
         ms2 = MS_ADD[ms * 14 + r]
         st2 = s if st == -1 else (st if st == s else MIXED)
         if MS_N[ms2] == 5:
@@ -138,7 +143,12 @@ def deltas(pos: Position, card: int, vt: ValueTable, pts: list[int]) -> list[flo
             v = fine.get(k)
             new = value(k) if v is None else v
         out[li] = new - old
-    return out
+    return out, current
+
+
+def deltas(pos: Position, card: int, vt: ValueTable, pts: list[int]) -> list[float]:
+    """Per line, the change of its learned value if `card` joins it (see `line_deltas`)."""
+    return line_deltas(pos, card, vt, pts)[0]
 
 
 def greedy_cell(pos: Position, card: int, vt: ValueTable, pts: list[int]) -> int:
@@ -212,39 +222,8 @@ def unsee(pos: Position, card: int) -> None:
 def best_after(pos: Position, card: int, vt: ValueTable, pts: list[int]) -> float:
     """Value of the best greedy after-state for `card` (already seen): points of complete
     lines plus learned values of incomplete ones, maximised over the empty cells."""
-    fine = vt.fine
-    value = vt.value
-    r = card % 13 + 1
-    s = card // 13
-    tb = TB[pos.placed]
-    ru = pos.ru
-    su = pos.su
-    avail = pos.avail
-    mask = pos.mask
-    lms = pos.lms
-    lst = pos.lst
-    d = [-1e9] * 10
-    base = float(pos.total)
-    for li in range(10):
-        ms = lms[li]
-        if MS_N[ms] == 5:
-            continue
-        is_col = 1 if li >= 5 else 0
-        st = lst[li]
-        k = line_key(is_col, tb, ms, st, ru, su, avail, mask)
-        old = fine.get(k)
-        if old is None:
-            old = value(k)
-        base += old
-        ms2 = MS_ADD[ms * 14 + r]
-        st2 = s if st == -1 else (st if st == s else MIXED)
-        if MS_N[ms2] == 5:
-            new = float(pts[2 * ms2 + (st2 != MIXED)])
-        else:
-            k = line_key(is_col, tb, ms2, st2, ru, su, avail, mask)
-            v = fine.get(k)
-            new = value(k) if v is None else v
-        d[li] = new - old
+    d, current = line_deltas(pos, card, vt, pts)
+    base = float(pos.total) + current
     bv = -1e18
     cells = pos.cells
     for cell in range(25):
