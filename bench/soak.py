@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.server_load import CELLS, HOST, Connection, free_port
+from bench.server_load import CELLS, HOST, Connection, free_port, new_players
 
 ROOT = Path(__file__).resolve().parent.parent
 PILES = {"N", "E", "S", "W", "NE", "SE", "SW", "NW"}
@@ -155,20 +155,6 @@ def person(legal: Sequence[str]) -> str:
     if plays:
         return plays[0]
     return "end" if "end" in legal else legal[0]
-
-
-async def new_players(port: int, n: int) -> list[str]:
-    conn = await Connection.open(port)
-    try:
-        out = []
-        for _ in range(n):
-            status, answer = await conn.post("/api/players", {}, {})
-            if status != 201:
-                raise RuntimeError(f"could not create a player: {status} {answer}")
-            out.append(answer["player_id"])
-        return out
-    finally:
-        conn.close()
 
 
 async def run(port: int, players: Sequence[str], seconds: float, max_requests: int) -> Tally:
