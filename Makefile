@@ -25,6 +25,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/biome ci cardtable/web
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

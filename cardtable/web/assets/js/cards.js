@@ -44,12 +44,8 @@ export function cardFaceSvg(code) {
   const text = rankText(rank);
   // One character is centred over the suit below it; "10" is squeezed into the same corner.
   const placement =
-    text.length > 1
-      ? 'x="5" textLength="56" lengthAdjust="spacingAndGlyphs"'
-      : 'x="25" text-anchor="middle"';
-  const court = "JQK".includes(rank)
-    ? '<rect class="card-court" x="45" y="8" width="47" height="124" rx="6"/>'
-    : "";
+    text.length > 1 ? 'x="5" textLength="56" lengthAdjust="spacingAndGlyphs"' : 'x="25" text-anchor="middle"';
+  const court = "JQK".includes(rank) ? '<rect class="card-court" x="45" y="8" width="47" height="124" rx="6"/>' : "";
   return (
     `<svg class="card-svg suit-${suit}" viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
     '<rect class="card-bg" x="1.5" y="1.5" width="97" height="137" rx="9"/>' +

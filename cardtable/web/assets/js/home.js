@@ -3,7 +3,7 @@
 import { api, hasPlayer } from "./api.js";
 import { cardFaceSvg, cardName } from "./cards.js";
 import { t } from "./i18n.js";
-import { onLanguageChange, initPage } from "./page.js";
+import { initPage, onLanguageChange } from "./page.js";
 
 const SAMPLES = ["AS", "KH", "TD", "7C"];
 let saved = null;
@@ -25,7 +25,7 @@ function renderSamples() {
 
 function renderContinue() {
   const box = document.getElementById("continue-kc-box");
-  const game = saved && saved.kings_corner;
+  const game = saved?.kings_corner;
   if (!box) return;
   box.hidden = !game || game.phase === "match_over";
   if (box.hidden) return;

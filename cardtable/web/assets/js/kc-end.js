@@ -57,8 +57,8 @@ export function renderEnd(section, game, { onNextRound, onNewMatch, onRematch })
   const caption = el("caption", {}, t("kc.penalty_caption"));
   const head = el("tr");
   head.append(el("th", { scope: "col" }, t("kc.col_player")));
-  match.results.forEach((_, i) =>
-    head.append(el("th", { scope: "col", class: "num" }, t("kc.col_round", { n: i + 1 }))),
+  head.append(
+    ...match.results.map((_, i) => el("th", { scope: "col", class: "num" }, t("kc.col_round", { n: i + 1 }))),
   );
   head.append(el("th", { scope: "col", class: "num" }, t("kc.col_total")));
   const thead = el("thead");

@@ -9,16 +9,7 @@
 
 import { cardBackImg, cardFaceSvg, cardName } from "./cards.js";
 import { t } from "./i18n.js";
-import {
-  emptySlotText,
-  isCorner,
-  pileLabel,
-  pileName,
-  seatName,
-  seatRole,
-  stepText,
-  capitalise,
-} from "./kc-text.js";
+import { capitalise, emptySlotText, isCorner, pileLabel, pileName, seatName, seatRole, stepText } from "./kc-text.js";
 
 const LAYOUT = ["NW", "N", "NE", "W", "STOCK", "E", "SW", "S", "SE"];
 const MAX_BACKS = 6;

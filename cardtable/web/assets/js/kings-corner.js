@@ -5,7 +5,7 @@
  * legal targets come only from `view.legal_moves` (docs/api.md).
  */
 
-import { hasPlayer, api, kcApi } from "./api.js";
+import { api, hasPlayer, kcApi } from "./api.js";
 import { cardName } from "./cards.js";
 import { t } from "./i18n.js";
 import { endSummary, renderEnd } from "./kc-end.js";
@@ -209,7 +209,10 @@ function slideFrom(fromRect, pile) {
   const dx = fromRect.left + fromRect.width / 2 - (to.left + to.width / 2);
   const dy = fromRect.top + fromRect.height / 2 - (to.top + to.height / 2);
   target.animate(
-    [{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 5 }, { transform: "none", zIndex: 5 }],
+    [
+      { transform: `translate(${dx}px, ${dy}px)`, zIndex: 5 },
+      { transform: "none", zIndex: 5 },
+    ],
     { duration: ms, easing: "ease-out" },
   );
 }
@@ -248,7 +251,7 @@ function adopt(game) {
 }
 
 function handleError(err) {
-  const code = err && err.code;
+  const code = err?.code;
   if (code === "stale_version" && err.current) {
     state.selection = null;
     adopt(err.current);
@@ -286,12 +289,7 @@ async function refresh() {
 function computerMayGo() {
   const g = state.game;
   return (
-    g &&
-    g.phase === "computer" &&
-    state.screen === "table" &&
-    !state.paused &&
-    !state.waitNext &&
-    !document.hidden
+    g && g.phase === "computer" && state.screen === "table" && !state.paused && !state.waitNext && !document.hidden
   );
 }
 

@@ -193,7 +193,7 @@ function adopt(game) {
 }
 
 function handleError(err) {
-  const code = err && err.code;
+  const code = err?.code;
   if (code === "stale_version" && err.current) {
     adopt(err.current);
     render();

@@ -45,7 +45,8 @@ export function createBoard(root, { onCell, onLine }) {
         el.className = "cell empty";
         el.dataset.row = r;
         el.dataset.col = c;
-        el.innerHTML = '<span class="face"></span><span class="est"></span><span class="hint-badge" aria-hidden="true">★</span>';
+        el.innerHTML =
+          '<span class="face"></span><span class="est"></span><span class="hint-badge" aria-hidden="true">★</span>';
       } else if (r < N || c < N) {
         el.className = `score ${r < N ? "score-right" : "score-below"}`;
         el.dataset.line = r < N ? r : N + c;
@@ -111,9 +112,7 @@ export function createBoard(root, { onCell, onLine }) {
    * highlight: line index | null, paused: bool}. */
   function render(view, extra) {
     const est = extra.estimates || new Map();
-    const inLine = new Set(
-      extra.highlight === null ? [] : lineCells(extra.highlight).map(([r, c]) => `${r},${c}`),
-    );
+    const inLine = new Set(extra.highlight === null ? [] : lineCells(extra.highlight).map(([r, c]) => `${r},${c}`));
     const last = view.last_placed ? `${view.last_placed[0]},${view.last_placed[1]}` : null;
     for (let r = 0; r < N; r++) {
       for (let c = 0; c < N; c++) {
@@ -136,9 +135,7 @@ export function createBoard(root, { onCell, onLine }) {
         estEl.textContent = estimate;
         estEl.title = estimate ? t("ps.estimate_title") : "";
         const where = { row: r + 1, col: c + 1 };
-        const parts = [
-          code ? t("ps.cell_card", { card: cardName(code), ...where }) : t("ps.cell_empty", where),
-        ];
+        const parts = [code ? t("ps.cell_card", { card: cardName(code), ...where }) : t("ps.cell_empty", where)];
         if (hinted) parts.push(t("ps.cell_hint"));
         if (estimate) parts.push(t("ps.cell_estimate", { value: estimate }));
         el.setAttribute("aria-label", parts.join(", "));

@@ -51,7 +51,9 @@ export function renderEnd(section, view, scores, { onLine, onReplay, onNewDeal, 
   section.append(el("h2", { id: "end-title" }, t("ps.end_title")));
   const result = el("p", { class: "end-result" });
   result.append(el("strong", { id: "end-total", "data-total": view.total }, t("ps.end_total", { total: view.total })));
-  result.append(el("span", { class: view.target_reached ? "reached" : "missed", id: "end-target" }, targetResult(view)));
+  result.append(
+    el("span", { class: view.target_reached ? "reached" : "missed", id: "end-target" }, targetResult(view)),
+  );
   section.append(result);
   if (view.practice) section.append(el("p", { class: "note" }, t("ps.practice_result")));
 
