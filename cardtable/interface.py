@@ -6,6 +6,7 @@ A game is a value implementing `GameEngine` (each game package exports one as ``
 
 - ``parse_move(text)`` reads the game's move notation (`MoveError` when the text is not a
   move at all); ``str(move)`` writes it back, and ``parse_move(str(m)) == m``.
+  ``move_space(state)`` lists every well-formed move for a game of that shape.
 - ``new(seed, options)`` deals a fresh game from an explicit seed; ``replay(seed, moves,
   options)`` deals the same game and plays the moves, reproducing the state exactly.
 - ``legal_moves(state)`` lists every legal move for the player to act; ``play(state, move)``
@@ -87,6 +88,11 @@ class GameEngine(Protocol[S, M]):
     each); ``{}`` means the defaults."""
 
     def parse_move(self, text: str) -> M: ...
+
+    def move_space(self, state: S) -> Sequence[M]:
+        """Every well-formed move for a game of this shape, legal here or not (the
+        conformance suite plays the others and expects `IllegalMove`)."""
+        ...
 
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> S: ...
 

@@ -31,22 +31,32 @@ British 9 / 15 / 20; play always continues to the 25th card.
 Undo takes back placements; a deal where undo or a hint was used, or a replay of an earlier
 deal, is practice, scored apart from unassisted results.
 
+Moves
+-----
+A move is the cell for the current card: column letter then row number, ``"c4"`` (module
+`moves`). `legal_moves` lists the empty cells; `play` places the card.
+
 Public API
 ----------
-`Hand`, `classify`, `TABLES`, `score`, `TARGETS`; `deal`, `deal_cards`, `Game`, `place`,
-`undo`, `view`, `IllegalMove`, `GameError`.
+`Hand`, `classify`, `TABLES`, `score`, `TARGETS`; `deal`, `deal_cards`, `Game`, `Move`,
+`legal_moves`, `play`, `place` (row and column), `undo`, `view`, `MoveError`,
+`IllegalMove`, `GameError`; `ENGINE`, the game through the one game interface
+(`cardtable.interface`).
 """
 
+from cardtable.interface import IllegalMove, MoveError
+from cardtable.poker_squares.api import ENGINE
 from cardtable.poker_squares.game import (
     CELLS,
     LINES,
     SIZE,
     Game,
     GameError,
-    IllegalMove,
     deal,
     deal_cards,
+    legal_moves,
     place,
+    play,
     undo,
     view,
 )
@@ -61,9 +71,11 @@ from cardtable.poker_squares.hands import (
     score,
 )
 from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, analyse, evaluate, hint
+from cardtable.poker_squares.moves import Move
 
 __all__ = [
     "CELLS",
+    "ENGINE",
     "INTERACTIVE_BUDGET",
     "LINES",
     "SIZE",
@@ -75,6 +87,8 @@ __all__ = [
     "Hand",
     "HandError",
     "IllegalMove",
+    "Move",
+    "MoveError",
     "analyse",
     "classify",
     "classify_ranks",
@@ -82,7 +96,9 @@ __all__ = [
     "deal_cards",
     "evaluate",
     "hint",
+    "legal_moves",
     "place",
+    "play",
     "score",
     "undo",
     "view",

@@ -4,7 +4,8 @@ A `Game` holds the 25 cards of the deal in their order, the cells filled so far 
 the table, the target level and the practice flag. Everything else (the grid, the current
 card, line scores, the total) is derived, so a saved game cannot disagree with itself.
 Only `view` leaves the engine for a player, and it never shows the cards still to come
-(SPEC C-8).
+(SPEC C-8). Moves are `Move` values (notation ``"c4"``, module `moves`); `play` applies one,
+`legal_moves` lists the empty cells.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 from cardtable.cards import Card, CardError, shuffled_deck
+from cardtable.interface import IllegalMove
 from cardtable.poker_squares.hands import (
     TABLES,
     TARGET_LEVELS,
@@ -24,8 +26,8 @@ from cardtable.poker_squares.hands import (
     check_table,
     classify,
 )
+from cardtable.poker_squares.moves import ALL, SIZE, Move
 
-SIZE = 5
 CELLS = SIZE * SIZE
 FORMAT = "poker-squares/1"
 
@@ -33,14 +35,6 @@ FORMAT = "poker-squares/1"
 LINES: tuple[tuple[int, ...], ...] = tuple(
     tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE)
 ) + tuple(tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE))
-
-
-class IllegalMove(ValueError):
-    """A placement or undo the rules do not allow; `reason` is readable by a person."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class GameError(ValueError):
@@ -216,35 +210,53 @@ def deal_cards(table: str, cards: Sequence[Card], *, target: str = "normal") -> 
     return Game(table, chosen, target=target)
 
 
-def _cell(row: int, col: int) -> int:
-    for name, v in (("row", row), ("column", col)):
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < SIZE:
-            raise IllegalMove(f"{name} must be 0-4, got {v!r}")
-    return row * SIZE + col
+def legal_moves(game: Game) -> list[Move]:
+    """Every empty cell, row by row (none once the deal is over)."""
+    if game.is_over:
+        return []
+    cells = game.cells
+    return [m for m in ALL if cells[m.cell] is None]
+
+
+def play(game: Game, move: Move | str) -> Game:
+    """Put the current card on the move's cell. `MoveError` when ``move`` names no cell;
+    `IllegalMove` when the deal is over or the cell is filled. ``game`` never changes."""
+    if not isinstance(move, Move):
+        move = Move.parse(move)
+    if game.is_over:
+        raise IllegalMove("the deal is over: every cell is filled", key="deal_over")
+    held = game.cells[move.cell]
+    if held is not None:
+        raise IllegalMove(
+            f"row {move.row + 1}, column {move.col + 1} already holds {held}",
+            key="cell_filled",
+            params={"cell": str(move), "card": str(held)},
+        )
+    return replace(game, placements=(*game.placements, move.cell))
 
 
 def place(game: Game, row: int, col: int) -> Game:
-    """Put the current card on an empty cell; refusals raise `IllegalMove`, changing nothing."""
-    cell = _cell(row, col)
-    if game.is_over:
-        raise IllegalMove("the deal is over: every cell is filled")
-    if game.cells[cell] is not None:
-        raise IllegalMove(f"row {row + 1}, column {col + 1} already holds {game.cells[cell]}")
-    return replace(game, placements=(*game.placements, cell))
+    """`play` with the cell given as row and column (0-4)."""
+    return play(game, Move(row, col))
 
 
 def undo(game: Game) -> Game:
     """Take back the last placement; the deal becomes practice (SPEC PS-9)."""
     if not game.placements:
-        raise IllegalMove("nothing to undo: no card has been placed")
+        raise IllegalMove("nothing to undo: no card has been placed", key="nothing_to_undo")
     return replace(game, placements=game.placements[:-1], practice=True)
 
 
-def view(game: Game) -> dict[str, Any]:
-    """What the player may see, JSON-ready. Never the order of the cards still to come."""
+def view(game: Game, seat: int | None = 0) -> dict[str, Any]:
+    """What the player (seat 0) may see, JSON-ready; ``seat=None`` is a spectator, who sees
+    the same table but has no moves. Never the order of the cards still to come."""
+    if seat is not None and seat != 0:
+        raise ValueError(f"Poker Squares has one seat (0), got {seat!r}")
     card = game.card
+    mine = seat == 0 and not game.is_over
     return {
         "game": "poker-squares",
+        "seat": seat,
         "table": game.table,
         "grid": [[None if c is None else str(c) for c in row] for row in game.grid],
         "card": None if card is None else str(card),
@@ -256,7 +268,8 @@ def view(game: Game) -> dict[str, Any]:
         "practice": game.practice,
         "replay": game.replay,
         "is_over": game.is_over,
-        "can_undo": game.placed > 0,
+        "can_undo": seat == 0 and game.placed > 0,
+        "legal_moves": [str(m) for m in legal_moves(game)] if mine else [],
         "last_placed": (
             None
             if not game.placements

@@ -14,9 +14,13 @@ from cardtable.poker_squares import (
     Game,
     GameError,
     IllegalMove,
+    Move,
+    MoveError,
     deal,
     deal_cards,
+    legal_moves,
     place,
+    play,
     score,
     undo,
     view,
@@ -87,9 +91,50 @@ def test_incomplete_lines_count_nothing_until_full() -> None:
     ("row", "col", "reason"),
     [(5, 0, "row must be 0-4"), (0, -1, "column must be 0-4"), (0, 1.5, "column must be 0-4")],
 )
-def test_cells_off_the_grid_are_refused(row: Any, col: Any, reason: str) -> None:
-    with pytest.raises(IllegalMove, match=reason):
+def test_cells_off_the_grid_are_not_moves(row: Any, col: Any, reason: str) -> None:
+    with pytest.raises(MoveError, match=reason):
         place(deal("british", 1), row, col)
+
+
+@pytest.mark.parametrize(
+    ("text", "row", "col"),
+    [("a1", 0, 0), ("e5", 4, 4), ("c4", 3, 2), (" C4 ", 3, 2), ("b5", 4, 1)],
+)
+def test_cell_notation_is_column_letter_then_row_number(text: str, row: int, col: int) -> None:
+    move = Move.parse(text)
+    assert (move.row, move.col) == (row, col)
+    assert Move.parse(str(move)) == move and str(move) == text.strip().lower()
+
+
+@pytest.mark.parametrize("text", ["", "c", "4c", "f1", "a0", "a6", "c44", "c-4", "c 4", "9H>N"])
+def test_text_that_names_no_cell_is_a_move_error(text: str) -> None:
+    with pytest.raises(MoveError):
+        Move.parse(text)
+
+
+def test_legal_moves_are_the_empty_cells_and_play_fills_one() -> None:
+    game = play(deal_cards("american", STACKED), "c4")
+    assert game.grid[3][2] == STACKED[0]
+    moves = legal_moves(game)
+    assert len(moves) == 24 and Move.parse("c4") not in moves
+    assert [str(m) for m in moves][:3] == ["a1", "b1", "c1"]
+    assert view(game)["legal_moves"] == [str(m) for m in moves]
+    with pytest.raises(IllegalMove) as info:
+        play(game, "c4")
+    assert info.value.key == "cell_filled" and info.value.params == {"cell": "c4", "card": "TS"}
+    assert legal_moves(fill_row_major(deal("american", 3))) == []
+
+
+def test_the_spectator_sees_the_table_but_has_no_moves() -> None:
+    game = play(deal("american", 8), "a1")
+    seen, spectator = view(game), view(game, None)
+    assert spectator["seat"] is None and spectator["legal_moves"] == []
+    assert not spectator["can_undo"]
+    assert {k: v for k, v in seen.items() if k not in ("seat", "legal_moves", "can_undo")} == {
+        k: v for k, v in spectator.items() if k not in ("seat", "legal_moves", "can_undo")
+    }
+    with pytest.raises(ValueError, match="one seat"):
+        view(game, 1)
 
 
 def test_an_occupied_cell_is_refused_and_nothing_changes() -> None:
