@@ -12,9 +12,19 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 JSON = dict[str, Any]
+
+
+class Tx(Protocol):
+    """The part of a DB-API cursor the SQL stores use inside a transaction."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ...) -> Any: ...
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    @property
+    def rowcount(self) -> int: ...
 
 
 class StaleVersion(Exception):

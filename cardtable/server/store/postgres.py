@@ -1,75 +1,78 @@
 """The shared store: PostgreSQL through psycopg 3, for several server processes at once.
 
-A small thread-safe pool hands each request a connection (autocommit, with explicit
-transactions for writes). Schema creation takes an advisory lock so processes starting
-together do not race. Compare-and-set on the game version does the rest.
+Connections come from a `psycopg_pool.ConnectionPool` (autocommit, with explicit transactions
+for writes): at most ``pool_size`` per process, one kept open when idle and more opened as
+requests need them (closed again after ten idle minutes). Each connection is checked before a
+request gets it (one empty query), so one that broke while idle (a database restart, a
+dropped network) is replaced instead of failing a request; one that breaks during a request
+is discarded when it comes back. A request waits at most ``pool_timeout`` seconds for a
+connection.
+
+Opening the store first runs the migrations on a connection of its own (a plain connection
+fails fast with the server's own reason: bad URL, refused, no such database), each in one
+transaction that takes an advisory lock first, so processes starting together never both run
+one. Compare-and-set on the game version does the rest.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import psycopg
 from psycopg import errors
+from psycopg_pool import ConnectionPool
 
-from .base import StoreError
-from .sql import SCHEMA, SqlStore, Tx
+from .base import StoreError, Tx
+from .sql import SqlStore
 
-_SCHEMA_LOCK = 0x636172647461626C  # "cardtabl"
+# Held for the length of one migration's transaction ("cardtabl").
+_SCHEMA_LOCK = 0x636172647461626C
 
 
 class PostgresStore(SqlStore):
     placeholder = "%s"
+    dialect = "postgresql"
 
-    def __init__(self, url: str, *, pool_size: int = 8, connect_timeout: int = 10) -> None:
+    def __init__(
+        self, url: str, *, pool_size: int = 8, connect_timeout: int = 10, pool_timeout: float = 30
+    ) -> None:
         self.url = url
         self.connect_timeout = connect_timeout
-        self._idle: queue.LifoQueue[psycopg.Connection] = queue.LifoQueue()
-        self._slots = threading.BoundedSemaphore(pool_size)
-        self._closed = False
+        self._schema_conn: psycopg.Connection | None = None
         try:
-            self.create_schema()
+            with psycopg.connect(url, autocommit=True, connect_timeout=connect_timeout) as conn:
+                self._schema_conn = conn
+                self.migrate()
         except psycopg.Error as exc:
-            self.close()
             raise StoreError(f"cannot open the PostgreSQL store: {exc}") from exc
+        finally:
+            self._schema_conn = None
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=pool_size,
+            kwargs={"autocommit": True, "connect_timeout": connect_timeout},
+            check=ConnectionPool.check_connection,
+            timeout=pool_timeout,
+            name="cardtable",
+            open=True,
+        )
 
-    def create_schema(self) -> None:
-        with self.transaction() as tx:
-            tx.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            for statement in SCHEMA:
-                tx.execute(statement)
+    @contextmanager
+    def _schema_transaction(self) -> Iterator[Tx]:
+        conn = self._schema_conn
+        assert conn is not None, "migrations run only while the store opens"
+        with conn.transaction(), conn.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            yield cur
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection]:
-        if self._closed:
+        if self._pool.closed:
             raise StoreError("the store is closed")
-        self._slots.acquire()
-        conn: psycopg.Connection | None = None
-        try:
-            try:
-                conn = self._idle.get_nowait()
-            except queue.Empty:
-                conn = psycopg.connect(
-                    self.url, autocommit=True, connect_timeout=self.connect_timeout
-                )
+        with self._pool.connection() as conn:
             yield conn
-        except psycopg.OperationalError:
-            # A broken connection is dropped, never put back.
-            if conn is not None:
-                conn.close()
-                conn = None
-            raise
-        finally:
-            if conn is not None:
-                idle = conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
-                if conn.closed or not idle or self._closed:
-                    conn.close()
-                else:
-                    self._idle.put(conn)
-            self._slots.release()
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
@@ -85,9 +88,4 @@ class PostgresStore(SqlStore):
         return isinstance(exc, errors.UniqueViolation)
 
     def close(self) -> None:
-        self._closed = True
-        while True:
-            try:
-                self._idle.get_nowait().close()
-            except queue.Empty:
-                break
+        self._pool.close()

@@ -2,7 +2,8 @@
 
 The statements are plain SQL both databases accept (``?`` placeholders are rewritten for
 psycopg); JSON is kept as text, flags as 0/1 integers and times as ISO-8601 UTC text, so the
-two backends behave the same. Subclasses supply connections and transactions.
+two backends behave the same. Subclasses supply connections and transactions. The tables are
+made and changed by the numbered migrations in `migrations.py`, run when a store opens.
 """
 
 from __future__ import annotations
@@ -13,75 +14,12 @@ from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, ClassVar
 
-from .base import JSON, GameRecord, Result, ResultRecord, StaleVersion, Store
-
-SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS players (
-        id TEXT PRIMARY KEY,
-        created_at TEXT NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS games (
-        id TEXT PRIMARY KEY,
-        player TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        state TEXT NOT NULL,
-        finished INTEGER NOT NULL,
-        current INTEGER NOT NULL,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL)""",
-    "CREATE INDEX IF NOT EXISTS games_by_player ON games (player, kind, created_at)",
-    # At most one current game per player and kind, even with several server processes.
-    "CREATE UNIQUE INDEX IF NOT EXISTS games_current ON games (player, kind) WHERE current = 1",
-    """CREATE TABLE IF NOT EXISTS moves (
-        game_id TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        idx INTEGER NOT NULL,
-        entry TEXT NOT NULL,
-        at TEXT NOT NULL,
-        PRIMARY KEY (game_id, version, idx))""",
-    # The first layout kept one result per game (the latest finish); `finishes` keeps one
-    # row per finish. Old stores are copied over once, below.
-    """CREATE TABLE IF NOT EXISTS results (
-        game_id TEXT PRIMARY KEY,
-        player TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        variant TEXT NOT NULL,
-        total INTEGER,
-        practice INTEGER NOT NULL,
-        summary TEXT NOT NULL,
-        finished_at TEXT NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS finishes (
-        game_id TEXT NOT NULL,
-        n INTEGER NOT NULL,
-        player TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        variant TEXT NOT NULL,
-        total INTEGER,
-        practice INTEGER NOT NULL,
-        summary TEXT NOT NULL,
-        finished_at TEXT NOT NULL,
-        PRIMARY KEY (game_id, n))""",
-    "CREATE INDEX IF NOT EXISTS finishes_by_player ON finishes (player, kind, finished_at)",
-    """INSERT INTO finishes (game_id, n, player, kind, variant, total, practice, summary,
-        finished_at)
-        SELECT game_id, 1, player, kind, variant, total, practice, summary, finished_at
-        FROM results WHERE game_id NOT IN (SELECT game_id FROM finishes)""",
-    "DELETE FROM results",
-)
+from .base import JSON, GameRecord, Result, ResultRecord, StaleVersion, Store, Tx
+from .migrations import Dialect, migrate
 
 _GAME_COLUMNS = "id, player, kind, version, state, finished, current, created_at, updated_at"
-
-
-class Tx(Protocol):
-    """The part of a DB-API cursor the store uses inside a transaction."""
-
-    def execute(self, sql: str, params: Sequence[Any] = ...) -> Any: ...
-    def fetchone(self) -> Any: ...
-    def fetchall(self) -> list[Any]: ...
-    @property
-    def rowcount(self) -> int: ...
 
 
 def now() -> str:
@@ -120,6 +58,7 @@ class SqlStore(Store):
     """`Store` over any DB-API database; subclasses give `transaction` and `_conflict`."""
 
     placeholder = "?"
+    dialect: ClassVar[Dialect]
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[Tx]:
@@ -145,10 +84,14 @@ class SqlStore(Store):
         with self.reading() as tx:
             return self._run(tx, sql, params).fetchall()
 
-    def create_schema(self) -> None:
-        with self.transaction() as tx:
-            for statement in SCHEMA:
-                self._run(tx, statement)
+    def migrate(self) -> list[int]:
+        """Apply the migrations this database lacks (see `migrations.py`); the numbers
+        applied, none when it was up to date. Raises `SchemaTooNew` for a newer database."""
+        return migrate(self._schema_transaction, self.dialect)
+
+    def _schema_transaction(self) -> AbstractContextManager[Tx]:
+        """A transaction for one migration, which no other opener can run beside."""
+        return self.transaction()
 
     # -- players -----------------------------------------------------------------------
     def create_player(self, player: str) -> None:

@@ -1,10 +1,16 @@
 """The embedded store: one SQLite file (stdlib `sqlite3`) in WAL mode.
 
 Connections are pooled, not tied to threads: the threadpool's threads come and go (an idle
-worker thread exits), and a connection per thread would leak. A request borrows one for a
-transaction or a read and gives it back; at most `max_idle` stay open. Writes take the lock
-up front (``BEGIN IMMEDIATE``), so a move is one short transaction and a writer never fails
-on a lock upgrade; within one process writers queue on a mutex.
+worker thread exits), and a connection per thread would leak. The pool is deliberately tiny
+and hand-written: `psycopg_pool` pools psycopg connections only, and SQLite needs none of what
+a server pool does (no connection limit to respect, no network that drops connections, no
+reconnecting). It is a stack of idle connections: a request takes one (or opens one), uses it
+for one transaction or read, and puts it back; at most `max_idle` are kept, a connection
+returned mid-transaction or after `close` is closed instead.
+
+Writes take the lock up front (``BEGIN IMMEDIATE``), so a move is one short transaction and a
+writer never fails on a lock upgrade; within one process writers queue on a mutex. The same
+write lock keeps a second process out while a migration runs (`migrations.py`).
 """
 
 from __future__ import annotations
@@ -16,11 +22,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .base import StoreError
-from .sql import SqlStore, Tx
+from .base import StoreError, Tx
+from .sql import SqlStore
 
 
 class SqliteStore(SqlStore):
+    dialect = "sqlite"
+
     def __init__(self, path: Path, *, busy_ms: int = 10_000, max_idle: int = 8) -> None:
         self.path = Path(path)
         self.busy_ms = busy_ms
@@ -32,10 +40,13 @@ class SqliteStore(SqlStore):
         self._write = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.create_schema()
+            self.migrate()
         except (OSError, sqlite3.Error) as exc:
             self.close()
             raise StoreError(f"cannot open the SQLite store at {self.path}: {exc}") from exc
+        except StoreError:
+            self.close()
+            raise
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(

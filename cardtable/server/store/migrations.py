@@ -1,0 +1,217 @@
+"""The store's schema as numbered migrations: one list, applied in order, each exactly once.
+
+`MIGRATIONS` is the whole history of the schema. A database records which migrations it has
+in ``schema_version`` (one row per applied migration: number, name, time); its version is
+the highest number there, 0 for a database that has none (an empty one, or one made before
+versions existed). `migrate` runs when a store opens:
+
+- each pending migration runs in its own transaction together with the row that records it,
+  so a migration is applied completely (and recorded) or not at all;
+- the transaction first shuts other openers out (SQLite: ``BEGIN IMMEDIATE``, the write
+  lock; PostgreSQL: ``pg_advisory_xact_lock``), then reads the version again, so two
+  processes starting together never both run a migration: the second waits, sees the new
+  version and has nothing to do;
+- a database whose version is higher than the last one here was written by newer code, and
+  is refused (`SchemaTooNew`) rather than used with a schema this code does not know.
+
+Why a table on both databases, rather than SQLite's ``PRAGMA user_version``: one code path
+for both dialects, written in the same transaction as the migration on both, and the history
+(which migration, when) is there for anyone reading the database with plain SQL.
+
+To change the schema, append a `Migration` with the next number. Plain SQL both databases
+accept goes in ``steps``; anything one dialect spells differently in ``sqlite`` or
+``postgresql`` (run after ``steps``); a data move that SQL cannot express is a Python
+function taking a `MigrationTx`. Never edit a migration that has shipped: databases out there
+have already run it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from .base import StoreError, Tx
+
+Dialect = Literal["sqlite", "postgresql"]
+
+
+class SchemaTooNew(StoreError):
+    """The database was migrated by newer code than this; it is not opened."""
+
+
+class MigrationTx:
+    """A migration's view of its transaction: ``?`` placeholders on both dialects."""
+
+    def __init__(self, cursor: Tx, dialect: Dialect) -> None:
+        self.cursor = cursor
+        self.dialect = dialect
+
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> Tx:
+        if params is None:
+            self.cursor.execute(sql)
+        else:
+            if self.dialect == "postgresql":
+                sql = sql.replace("?", "%s")
+            self.cursor.execute(sql, tuple(params))
+        return self.cursor
+
+
+Step = str | Callable[[MigrationTx], None]
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    steps: tuple[Step, ...] = ()
+    """Run on both databases, in order."""
+    sqlite: tuple[Step, ...] = ()
+    """Run after ``steps`` on SQLite only."""
+    postgresql: tuple[Step, ...] = ()
+    """Run after ``steps`` on PostgreSQL only."""
+
+    def steps_for(self, dialect: Dialect) -> tuple[Step, ...]:
+        return self.steps + (self.sqlite if dialect == "sqlite" else self.postgresql)
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    # The schema as the store created it before it had versions. `IF NOT EXISTS` because this
+    # migration also adopts such databases: on one made by the first layout (no `finishes`)
+    # or the second (`finishes` beside an emptied `results`) it adds only what is missing.
+    Migration(
+        1,
+        "players, games, moves, results, finishes",
+        steps=(
+            """CREATE TABLE IF NOT EXISTS players (
+                id TEXT PRIMARY KEY,
+                created_at TEXT NOT NULL)""",
+            """CREATE TABLE IF NOT EXISTS games (
+                id TEXT PRIMARY KEY,
+                player TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                state TEXT NOT NULL,
+                finished INTEGER NOT NULL,
+                current INTEGER NOT NULL,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL)""",
+            "CREATE INDEX IF NOT EXISTS games_by_player ON games (player, kind, created_at)",
+            # At most one current game per player and kind, even with several processes.
+            "CREATE UNIQUE INDEX IF NOT EXISTS games_current ON games (player, kind) "
+            "WHERE current = 1",
+            """CREATE TABLE IF NOT EXISTS moves (
+                game_id TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                idx INTEGER NOT NULL,
+                entry TEXT NOT NULL,
+                at TEXT NOT NULL,
+                PRIMARY KEY (game_id, version, idx))""",
+            # The first layout: one result per game (its latest finish).
+            """CREATE TABLE IF NOT EXISTS results (
+                game_id TEXT PRIMARY KEY,
+                player TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                variant TEXT NOT NULL,
+                total INTEGER,
+                practice INTEGER NOT NULL,
+                summary TEXT NOT NULL,
+                finished_at TEXT NOT NULL)""",
+            # One row per finish (a Poker Squares deal undone after it ended and finished
+            # again has two).
+            """CREATE TABLE IF NOT EXISTS finishes (
+                game_id TEXT NOT NULL,
+                n INTEGER NOT NULL,
+                player TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                variant TEXT NOT NULL,
+                total INTEGER,
+                practice INTEGER NOT NULL,
+                summary TEXT NOT NULL,
+                finished_at TEXT NOT NULL,
+                PRIMARY KEY (game_id, n))""",
+            "CREATE INDEX IF NOT EXISTS finishes_by_player ON finishes (player, kind, finished_at)",
+        ),
+    ),
+    # The store used to run this copy at every open. It now runs once, and the emptied
+    # `results` table (and the first layout's index on it) goes.
+    Migration(
+        2,
+        "results copied into finishes; results dropped",
+        steps=(
+            """INSERT INTO finishes (game_id, n, player, kind, variant, total, practice,
+                summary, finished_at)
+                SELECT game_id, 1, player, kind, variant, total, practice, summary,
+                    finished_at
+                FROM results WHERE game_id NOT IN (SELECT game_id FROM finishes)""",
+            "DROP TABLE results",
+        ),
+    ),
+)
+
+VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL)"""
+
+
+def check(migrations: Sequence[Migration]) -> None:
+    """Migrations are numbered 1, 2, 3, ... in order, with no gap."""
+    numbers = [m.version for m in migrations]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise AssertionError(f"migrations must be numbered 1..N in order, not {numbers}")
+
+
+check(MIGRATIONS)
+LATEST = MIGRATIONS[-1].version
+
+
+def current_version(tx: MigrationTx) -> int:
+    """The database's schema version (0 when ``schema_version`` is empty)."""
+    row = tx.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+    return int(row[0])
+
+
+def migrate(
+    transaction: Callable[[], AbstractContextManager[Tx]],
+    dialect: Dialect,
+    migrations: Sequence[Migration] | None = None,
+) -> list[int]:
+    """Bring the database to the latest version; return the migrations applied (none when it
+    was up to date). ``transaction()`` must give a cursor in one transaction that no other
+    opener can run beside (the write lock on SQLite, the advisory lock on PostgreSQL).
+    Raises `SchemaTooNew` when the database is ahead of ``migrations``."""
+    migrations = MIGRATIONS if migrations is None else migrations
+    check(migrations)
+    latest = len(migrations)
+    applied: list[int] = []
+    while True:
+        with transaction() as cursor:
+            tx = MigrationTx(cursor, dialect)
+            tx.execute(VERSION_TABLE)
+            version = current_version(tx)
+            if version > latest:
+                raise SchemaTooNew(
+                    f"the database is at schema version {version}, newer than this code "
+                    f"knows (it knows up to {latest}): upgrade cardtable, or point it at "
+                    "another database"
+                )
+            if version == latest:
+                return applied
+            migration = migrations[version]  # the one numbered version + 1
+            _run(tx, migration.steps_for(dialect))
+            tx.execute(
+                "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, datetime.now(UTC).isoformat()),
+            )
+        applied.append(migration.version)
+
+
+def _run(tx: MigrationTx, steps: Iterable[Step]) -> None:
+    for step in steps:
+        if isinstance(step, str):
+            tx.execute(step)
+        else:
+            step(tx)
