@@ -46,11 +46,9 @@ def register(subparsers: Any) -> None:
     ps.add_argument("--limit", type=int, default=None, metavar="N", help="first N deals only")
     budget = ps.add_mutually_exclusive_group()
     budget.add_argument("--move-ms", type=float, default=None, metavar="MS")
-    budget.add_argument("--budget", type=int, default=None, metavar="N", help="playouts/move")
+    budget.add_argument("--budget", type=int, default=None, metavar="N", help="hint budget")
     ps.add_argument("--jobs", type=int, default=1, metavar="N")
-    ps.add_argument(
-        "--seed", type=int, default=1, help="search seed, or the deals' with --generate"
-    )
+    ps.add_argument("--seed", type=int, default=1, help="seed of the deals with --generate")
     ps.add_argument("--generate", type=int, default=None, metavar="N", help="write N deals")
     ps.set_defaults(func=run_poker_squares)
     bench.set_defaults(func=lambda args: _need_bench(bench))
@@ -100,22 +98,19 @@ def read_deals(path: Path) -> list[Deal]:
     return deals
 
 
-def play_deal(job: tuple[Deal, str, int | None, float | None, int]) -> tuple[str, int, float, int]:
+def play_deal(job: tuple[Deal, str, int | None, float | None]) -> tuple[str, int, float, int]:
     """Play one deal with the hint engine: (id, score, seconds spent in hints, moves)."""
-    (ident, cards), table, budget, move_ms, seed = job
+    (ident, cards), table, budget, move_ms = job
     game = deal_cards(table, [Card.parse(c) for c in cards])
     spent = 0.0
     moves = 0
     while not game.is_over:
         v = view(game)
         t0 = time.perf_counter()
-        move_seed = seed * 1_000_003 + game.placed * 7919 + sum(map(ord, ident))
         if move_ms is not None:
-            row, col = hint(v, seed=move_seed, seconds=move_ms / 1000.0)
+            row, col = hint(v, seconds=move_ms / 1000.0)
         else:
-            row, col = hint(
-                v, budget=INTERACTIVE_BUDGET if budget is None else budget, seed=move_seed
-            )
+            row, col = hint(v, budget=INTERACTIVE_BUDGET if budget is None else budget)
         spent += time.perf_counter() - t0
         moves += 1
         game = place(game, row, col)
@@ -143,7 +138,7 @@ def run_poker_squares(args: argparse.Namespace) -> int:
     deals = read_deals(path)
     if args.limit is not None:
         deals = deals[: args.limit]
-    jobs = [(d, args.table, args.budget, args.move_ms, args.seed) for d in deals]
+    jobs = [(d, args.table, args.budget, args.move_ms) for d in deals]
     scores: list[int] = []
     spent = 0.0
     moves = 0

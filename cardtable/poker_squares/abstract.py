@@ -79,7 +79,6 @@ _MS_LIST: list[tuple[int, ...]] = [
 MS_ID: dict[tuple[int, ...], int] = {ms: i for i, ms in enumerate(_MS_LIST)}
 MS_EMPTY = MS_ID[()]
 MS_N: list[int] = [len(ms) for ms in _MS_LIST]
-MS_RANKS: list[tuple[int, ...]] = list(_MS_LIST)
 MS_PAT: list[int] = []
 MS_GROUPS: list[tuple[tuple[int, ...], ...]] = []
 MS_WMASKS: list[tuple[int, ...]] = []

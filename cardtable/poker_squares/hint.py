@@ -1,11 +1,10 @@
 """The Poker Squares hint engine: where to put the current card (SPEC PS-8, C-8).
 
-`hint(view, budget=..., seed=...)` returns the suggested ``(row, col)``; `evaluate` returns every
-empty cell with the engine's estimate of the final total if the card goes there; `analyse`
-gives both from one search. All read only the player's view (the grid and the current card,
-hence the set of unseen cards) and never the order of the cards to come: the lookahead averages
-exactly over every unseen card, so a result depends only on (view, budget); `seed` is accepted
-and unused.
+`hint(view, budget=...)` returns the suggested ``(row, col)``; `evaluate` returns every empty
+cell with the engine's estimate of the final total if the card goes there; `analyse` gives
+both from one search. All read only the player's view (the grid and the current card, hence
+the set of unseen cards) and never the order of the cards to come: the lookahead averages
+exactly over every unseen card, so a result depends only on (view, budget).
 
 The engine: learned values of abstract partial lines (`abstract`, trained by `train`) value an
 after-state; `search.analyse` values every cell by a one-card expectimax over those values
@@ -24,16 +23,12 @@ from cardtable.cards import Card, CardError
 from cardtable.poker_squares import search
 from cardtable.poker_squares.abstract import line_points, load_values
 from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.rollout import Position
+from cardtable.poker_squares.position import Position
 
 INTERACTIVE_BUDGET = 30
 """In-game hint: the 10 best cells by the one-card lookahead are searched two cards deep, 3
 cells per next card (about 47 ms of CPU on average, 91 ms at most for hint + evaluate; see
 docs/hint-engine.md)."""
-
-STRONG_BUDGET = 125
-"""Every cell two cards deep, 5 cells per next card (about 78 ms of CPU on average); measured
-no stronger than `INTERACTIVE_BUDGET` on 200 paired deals."""
 
 
 class CellEstimate(TypedDict):
@@ -110,13 +105,12 @@ def _estimates(
 
 
 def analyse(
-    view: Mapping[str, Any], *, budget: int = INTERACTIVE_BUDGET, seed: int = 0
+    view: Mapping[str, Any], *, budget: int = INTERACTIVE_BUDGET
 ) -> tuple[tuple[int, int], list[CellEstimate]]:
     """`hint` and `evaluate` in one call: ``((row, col), estimates)``.
 
-    The suggested cell is always the one with the highest estimate (lowest cell on ties).
-    `seed` is accepted for compatibility; the lookahead is exhaustive, so the result depends
-    only on the view and the budget.
+    The suggested cell is always the one with the highest estimate (lowest cell on ties). The
+    lookahead is exhaustive, so the result depends only on the view and the budget.
     """
     est, best = _estimates(view, budget, None)
     return divmod(best, 5), _as_json(est)
@@ -133,7 +127,6 @@ def hint(
     view: Mapping[str, Any],
     *,
     budget: int = INTERACTIVE_BUDGET,
-    seed: int = 0,
     seconds: float | None = None,
 ) -> tuple[int, int]:
     """The suggested ``(row, col)`` (0-based) for the current card: always an empty cell.
@@ -146,9 +139,7 @@ def hint(
     return divmod(cell, 5)
 
 
-def evaluate(
-    view: Mapping[str, Any], *, budget: int = INTERACTIVE_BUDGET, seed: int = 0
-) -> list[CellEstimate]:
+def evaluate(view: Mapping[str, Any], *, budget: int = INTERACTIVE_BUDGET) -> list[CellEstimate]:
     """Every empty cell with the estimated final total if the current card goes there.
 
     JSON-ready: a list of ``{"row", "col", "estimate"}`` in row-major order, estimates rounded

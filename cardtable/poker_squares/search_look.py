@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable.poker_squares.abstract import MIXED, MS_ADD, MS_N, TB, ValueTable, line_key
-from cardtable.poker_squares.rollout import COL_OF, ROW_OF, Position
+from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
 
 Vec = npt.NDArray[np.float64]
 NEG = -1e9

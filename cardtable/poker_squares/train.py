@@ -29,7 +29,7 @@ from cardtable.poker_squares.abstract import (
     line_points,
 )
 from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.rollout import COL_OF, ROW_OF, Position
+from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
 
 DATA_DIR = Path(__file__).with_name("data")
 

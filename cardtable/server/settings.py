@@ -24,7 +24,8 @@ class Settings:
     max_body_bytes: int = 16 * 1024
     """Request bodies above this answer 413 ``too_large``; every real body is far smaller."""
     hint_budget: int | None = None
-    """Playouts for the Poker Squares hint; None means the hint engine's interactive budget."""
+    """Budget of the Poker Squares hint: two-card lookahead pairs, 0 for the learned evaluator
+    alone (docs/hint-engine.md); None means the hint engine's interactive budget."""
     log_recent: int = 60
     """How many recent Kings Corner steps a response carries (the full log stays in the store)."""
     sqlite_busy_ms: int = 10_000
