@@ -9,8 +9,9 @@ five rows and five columns each score as a poker hand (American or British point
 Moves and options
 -----------------
 A move is a cell in the notation of `moves` (``"c4"``: column c, row 4). Options:
-``{"table": "american" | "british", "target": "easy" | "normal" | "hard"}`` (defaults:
-American, normal). Undo takes back the last placement and makes the deal practice.
+``{"table": "american" | "british", "target": "easy" | "normal" | "hard", "replay": bool}``
+(defaults: American, normal, not a replay; a replay of an earlier deal is practice). Undo
+takes back the last placement and makes the deal practice.
 
 Hidden information: only the order of the cards still to come (every card after the one on
 show); the spectator sees what the player sees, without moves.
@@ -48,7 +49,12 @@ class PokerSquares:
 
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> Game:
         opts = dict(options or {})
-        return rules.deal(opts.get("table", "american"), seed, target=opts.get("target", "normal"))
+        return rules.deal(
+            opts.get("table", "american"),
+            seed,
+            target=opts.get("target", "normal"),
+            replay=bool(opts.get("replay", False)),
+        )
 
     def replay(
         self, seed: int, moves: Iterable[Move | str], options: Mapping[str, Any] | None = None

@@ -247,6 +247,11 @@ def undo(game: Game) -> Game:
     return replace(game, placements=game.placements[:-1], practice=True)
 
 
+def hinted(game: Game) -> Game:
+    """The deal after the player asked for a hint: practice from now on (SPEC PS-9)."""
+    return replace(game, practice=True)
+
+
 def view(game: Game, seat: int | None = 0) -> dict[str, Any]:
     """What the player (seat 0) may see, JSON-ready; ``seat=None`` is a spectator, who sees
     the same table but has no moves. Never the order of the cards still to come."""

@@ -91,6 +91,7 @@ class PSTarget(Response):
 
 class PSView(Response):
     game: Literal["poker-squares"]
+    seat: Literal[0] | None = Field(description="0, the player; null for a spectator.")
     table: Table
     grid: list[list[str | None]]
     card: str | None
@@ -103,6 +104,9 @@ class PSView(Response):
     replay: bool
     is_over: bool
     can_undo: bool
+    legal_moves: list[str] = Field(
+        description='The empty cells in move notation ("c4": column c, row 4), row by row.'
+    )
     last_placed: list[int] | None
     target: PSTarget
     target_reached: bool

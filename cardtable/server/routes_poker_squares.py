@@ -1,25 +1,25 @@
 """Poker Squares over HTTP: deal, read, place, undo, hint and the score board (docs/api.md).
 
-The saved state is the engine's own versioned JSON (`Game.to_dict`); responses carry only
-`poker_squares.view(game)`, which never shows the cards still to come (SPEC C-8). A deal
+The routes use the game only through its interface (`poker_squares.ENGINE`): the saved state
+is the engine's versioned JSON (`to_dict`); responses carry only its `view` for seat 0,
+which never shows the cards still to come (SPEC C-8). A deal
 that used undo or a hint, or replays an earlier deal, is practice (SPEC PS-9): the store keeps
 its score apart from unassisted ones.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import random
 import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request
 
 from cardtable import poker_squares as ps
-from cardtable.poker_squares import INTERACTIVE_BUDGET, analyse
+from cardtable.interface import IllegalMove, MoveError
+from cardtable.poker_squares import ENGINE, INTERACTIVE_BUDGET, analyse
 
 from . import games
-from .errors import ApiError, damaged, illegal, responses, wrong_phase
+from .errors import ApiError, damaged, illegal, invalid, responses, wrong_phase
 from .models import (
     CellEstimate,
     CellRef,
@@ -50,12 +50,17 @@ _WRITE = responses(401, 404, 409, 413, 422, conflict=PSConflict)
 def render(record: GameRecord, game: ps.Game | None = None) -> PSGame:
     """The answer for a saved game (``game``: its state, when already loaded)."""
     game = _game(record) if game is None else game
-    return PSGame(id=record.id, version=record.version, view=PSView.model_validate(ps.view(game)))
+    view = PSView.model_validate(ENGINE.view(game, SEAT))
+    return PSGame(id=record.id, version=record.version, view=view)
+
+
+SEAT = 0
+"""Poker Squares has one seat: the caller's."""
 
 
 def _game(record: GameRecord) -> ps.Game:
     try:
-        return ps.Game.from_dict(record.state)
+        return ENGINE.from_dict(record.state)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError):
         raise damaged("deal") from None
 
@@ -78,7 +83,7 @@ def _save(store: Store, record: GameRecord, game: ps.Game, entry: dict[str, Any]
     return games.save(
         store,
         record,
-        game.to_dict(),
+        ENGINE.to_dict(game),
         render,
         finished=game.is_over,
         log=[entry],
@@ -105,9 +110,10 @@ def new_game(
         seed = earlier.seed
     else:
         seed = games.requested_seed(runtime, request) or secrets.randbits(63)
-    game = ps.deal(body.table, seed, target=body.target, replay=body.replay_of is not None)
+    options = {"table": body.table, "target": body.target, "replay": body.replay_of is not None}
+    game = ENGINE.new(seed, options)
     entry = {"action": "deal", "seed": seed, "replay_of": body.replay_of}
-    record = store.create_game(player, KIND, game.to_dict(), finished=False, log=[entry])
+    record = store.create_game(player, KIND, ENGINE.to_dict(game), finished=False, log=[entry])
     return render(record, game)
 
 
@@ -121,8 +127,10 @@ def place(game_id: str, body: PSMove, player: PlayerDep, store: StoreDep) -> PSG
     """Put the current card on the empty cell (row, col), both 0-4."""
     record, game = _open(store, game_id, player, body.version)
     try:
-        game = ps.place(game, body.row, body.col)
-    except ps.IllegalMove as exc:
+        game = ENGINE.play(game, ps.Move(body.row, body.col))
+    except MoveError as exc:
+        raise invalid(f"cell: {exc}") from None
+    except IllegalMove as exc:
         raise illegal(exc.reason) from None
     entry = {"action": "place", "row": body.row, "col": body.col}
     return render(_save(store, record, game, entry), game)
@@ -133,8 +141,8 @@ def undo(game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep) ->
     """Take back the last placement; the deal becomes practice."""
     record, game = _open(store, game_id, player, body.version)
     try:
-        game = ps.undo(game)
-    except ps.IllegalMove as exc:
+        game = ENGINE.undo(game)
+    except IllegalMove as exc:
         raise illegal(exc.reason) from None
     return render(_save(store, record, game, {"action": "undo"}), game)
 
@@ -148,16 +156,15 @@ def hint(
     record, game = _open(store, game_id, player, body.version)
     if game.is_over:
         raise wrong_phase("the deal is over: there is no card to place")
-    view = ps.view(game)
+    view = ENGINE.view(game, SEAT)
     budget = runtime.settings.hint_budget
     budget = INTERACTIVE_BUDGET if budget is None else budget
-    # Reproducible: the same deal at the same point always gets the same hint.
-    seed = random.Random(f"{game.seed}:{game.placed}").getrandbits(32)
     try:
-        (row, col), estimates = analyse(view, budget=budget, seed=seed)
+        # The hint depends on the view alone: the same view always gets the same hint.
+        (row, col), estimates = analyse(view, budget=budget)
     except ValueError as exc:  # pragma: no cover - the view comes from the engine
         raise ApiError(409, "wrong_phase", str(exc)) from None
-    game = dataclasses.replace(game, practice=True)
+    game = ps.hinted(game)
     saved = _save(store, record, game, {"action": "hint", "row": row, "col": col})
     return PSHint(
         game=render(saved, game),
