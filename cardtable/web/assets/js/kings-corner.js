@@ -7,6 +7,7 @@
 
 import { api, hasPlayer, kcApi } from "./api.js";
 import { cardName } from "./cards.js";
+import { announce, errorRouter, onShortcuts, showError } from "./feedback.js";
 import { t } from "./i18n.js";
 import { endSummary, renderEnd } from "./kc-end.js";
 import { fillSetup, readSetup, refreshSetup, wireSetup } from "./kc-setup.js";
@@ -46,27 +47,12 @@ const state = {
 };
 
 let table;
-let liveTimer = 0;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 // --- small helpers -----------------------------------------------------------------------
 
-function announce(text) {
-  const live = $("live");
-  live.textContent = "";
-  clearTimeout(liveTimer);
-  liveTimer = setTimeout(() => {
-    live.textContent = capitalise(text);
-  }, 30);
-}
-
 function say(text) {
   $("message").textContent = text ? capitalise(text) : "";
-}
-
-function showError(key) {
-  $("error").textContent = key ? t(key) : "";
-  if (key) playSound("error");
 }
 
 function speed() {
@@ -250,26 +236,32 @@ function adopt(game) {
   if (game.phase !== "computer" && game.phase !== "handoff") state.waitNext = false;
 }
 
-function handleError(err) {
-  const code = err?.code;
-  if (code === "stale_version" && err.current) {
+const handleError = errorRouter({
+  stale_version(err) {
+    if (!err.current) return false;
     state.selection = null;
     adopt(err.current);
     render();
     showError("kc.error.stale_version");
     computerLoop();
-  } else if (code === "illegal_move" || code === "wrong_phase") {
-    showError(`kc.error.${code}`);
-    refresh();
-  } else if (code === "not_found" || code === "no_player") {
-    state.game = null;
-    showError("kc.error.not_found");
-    showSetup();
-  } else if (code === "network" || code === "rate_limited") {
-    showError(`error.${code}`);
-  } else {
-    showError("error.unknown");
-  }
+  },
+  illegal_move: () => refuse("illegal_move"),
+  wrong_phase: () => refuse("wrong_phase"),
+  not_found: lost,
+  no_player: lost,
+});
+
+/** The server refused a move the page offered: say so and show the game as it is. */
+function refuse(code) {
+  showError(`kc.error.${code}`);
+  refresh();
+}
+
+/** The game is gone (or the player is unknown): back to the settings. */
+function lost() {
+  state.game = null;
+  showError("kc.error.not_found");
+  showSetup();
 }
 
 const run = serialRunner(state, (err) => handleError(err));
@@ -647,20 +639,6 @@ function continueMatch() {
 
 // --- wiring --------------------------------------------------------------------------------
 
-function isTyping(target) {
-  return target instanceof HTMLElement && target.closest("input, select, textarea, dialog");
-}
-
-function onKey(ev) {
-  if (state.screen !== "table" || ev.altKey || ev.ctrlKey || ev.metaKey || isTyping(ev.target)) return;
-  const key = ev.key.toLowerCase();
-  if (key === "escape") cancelSelection();
-  else if (key === "z") undo();
-  else if (key === "p") togglePause();
-  else return;
-  ev.preventDefault();
-}
-
 function wire() {
   table = createTable(
     { cross: $("cross"), seats: $("seats"), hand: $("hand"), handTitle: $("hand-title"), moveLog: $("move-log") },
@@ -679,7 +657,7 @@ function wire() {
   $("table").addEventListener("click", (ev) => {
     if (state.selection && !ev.target.closest("button, select, a, input, label, dialog")) cancelSelection();
   });
-  document.addEventListener("keydown", onKey);
+  onShortcuts(() => state.screen === "table", { escape: () => cancelSelection(), z: undo, p: togglePause });
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) computerLoop();
   });

@@ -6,6 +6,7 @@
 
 import { api, hasPlayer } from "./api.js";
 import { cardFaceSvg, cardName } from "./cards.js";
+import { announce, errorRouter, onShortcuts, showError } from "./feedback.js";
 import { t } from "./i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "./page.js";
 import { createBoard, lineName } from "./ps-board.js";
@@ -26,21 +27,6 @@ const state = {
 };
 
 let board;
-let liveTimer = 0;
-
-function announce(text) {
-  const live = $("live");
-  live.textContent = "";
-  clearTimeout(liveTimer);
-  liveTimer = setTimeout(() => {
-    live.textContent = text.charAt(0).toUpperCase() + text.slice(1);
-  }, 30);
-}
-
-function showError(key) {
-  $("error").textContent = key ? t(key) : "";
-  if (key) playSound("error");
-}
 
 // --- drawing -------------------------------------------------------------------------------
 
@@ -192,24 +178,26 @@ function adopt(game) {
   state.game = game;
 }
 
-function handleError(err) {
-  const code = err?.code;
-  if (code === "stale_version" && err.current) {
+const handleError = errorRouter({
+  stale_version(err) {
+    if (!err.current) return false;
     adopt(err.current);
     render();
     showError("error.stale_version");
-  } else if (code === "illegal_move") {
+  },
+  illegal_move() {
     showError("error.illegal_move");
     refresh();
-  } else if (code === "not_found" || code === "no_player") {
-    state.game = null;
-    showError("error.not_found");
-    showSetup();
-  } else if (code === "network" || code === "rate_limited") {
-    showError(`error.${code}`);
-  } else {
-    showError("error.unknown");
-  }
+  },
+  not_found: lost,
+  no_player: lost,
+});
+
+/** The deal is gone (or the player is unknown): back to the setup. */
+function lost() {
+  state.game = null;
+  showError("error.not_found");
+  showSetup();
 }
 
 const run = serialRunner(state, (err) => handleError(err));
@@ -337,22 +325,10 @@ function clearSelection() {
 
 // --- wiring --------------------------------------------------------------------------------
 
-function isTyping(target) {
-  return target instanceof HTMLElement && target.closest("input, select, textarea, dialog");
-}
-
-function onKey(ev) {
-  if (state.screen !== "play" || ev.altKey || ev.ctrlKey || ev.metaKey || isTyping(ev.target)) return;
-  const key = ev.key.toLowerCase();
-  if (key === "h") hint();
-  else if (key === "z") undo();
-  else if (key === "p") togglePause();
-  else if (key === "escape") clearSelection();
-  else if (/^[1-5]$/.test(key)) {
-    const [row] = board.cursor();
-    board.setCursor(Math.min(row, 4), Number(key) - 1, true);
-  } else return;
-  ev.preventDefault();
+/** 1-5: that column in the cursor's row. */
+function jumpToColumn(col) {
+  const [row] = board.cursor();
+  board.setCursor(Math.min(row, 4), col, true);
 }
 
 function wire() {
@@ -375,7 +351,9 @@ function wire() {
   $("board-wrap").addEventListener("click", (ev) => {
     if (ev.target === ev.currentTarget && state.highlight !== null) toggleHighlight(state.highlight);
   });
-  document.addEventListener("keydown", onKey);
+  const keys = { h: hint, z: undo, p: togglePause, escape: clearSelection };
+  for (let col = 0; col < 5; col++) keys[String(col + 1)] = () => jumpToColumn(col);
+  onShortcuts(() => state.screen === "play", keys);
   onLanguageChange(() => (state.screen === "play" ? render() : renderSetup()));
 }
 
