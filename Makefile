@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha1sum | cut -c1-12)
 
-.PHONY: run test lint typecheck pytest bench clean setup system-packages
+.PHONY: run test lint typecheck contracts deadcode pytest bench clean setup system-packages
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -30,12 +30,20 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Import layers: cli > server > registry > games > interface, cards (pyproject [tool.importlinter]).
+contracts: $(STAMP)
+	$(BIN)/lint-imports
+
+# Code with no caller in cardtable/ or bench/ (pyproject [tool.vulture], vulture_allowlist.py).
+deadcode: $(STAMP)
+	$(BIN)/vulture
+
 # pytest exits 5 when it collected no test: say so plainly instead of failing silently.
 pytest: $(STAMP) system-packages
 	@$(BIN)/pytest -n 2; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; exit $$rc
 
-test: lint typecheck pytest
+test: lint typecheck contracts deadcode pytest
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.classify

@@ -1,0 +1,27 @@
+"""The hint engine's trainer: the same seed and game count give the same value table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardtable.poker_squares.abstract import ValueTable
+from cardtable.poker_squares.train import main, train
+
+
+def test_the_same_seed_and_games_give_the_same_file(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    for out in (a, b):
+        assert main(["--table", "british", "--games", "100", "--seed", "3", "--out", str(out)]) == 0
+    assert a.read_bytes() == b.read_bytes()
+    table = ValueTable.from_bytes("british", a.read_bytes())
+    assert table.games == 100 and table.fine and table.coarse
+
+
+def test_a_learned_table_survives_a_round_trip_and_differs_by_seed() -> None:
+    one = train("american", 100, 1, min_count=1, log=False)
+    back = ValueTable.from_bytes("american", one.to_bytes())
+    assert back.fine.keys() == one.fine.keys() and back.coarse.keys() == one.coarse.keys()
+    # float32 on disk: values agree to about 7 significant digits.
+    assert all(abs(back.fine[k] - v) <= 1e-4 * max(1.0, abs(v)) for k, v in one.fine.items())
+    other = train("american", 100, 2, min_count=1, log=False)
+    assert other.to_bytes() != one.to_bytes()
