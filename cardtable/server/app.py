@@ -1,4 +1,5 @@
-"""`create_app(settings)`: the FastAPI app (API routes, error handlers, headers, static site).
+"""`create_app(settings)`: the FastAPI app (API routes, error handlers, headers, the site: pages
+rendered from templates, files).
 
 Building the app connects nothing; the store opens when the server starts (creating a new
 SQLite file under the data folder) or, failing that, on the first request that needs it, and
@@ -52,7 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(routes_poker_squares.router)
     app.include_router(routes_kings_corner.router)
-    app.router.routes.append(site(settings.web_dir))
+    app.router.routes.extend(site(settings.web_dir))
     app.add_middleware(Guard, max_body_bytes=settings.max_body_bytes)
     build_openapi = app.openapi
 

@@ -1,4 +1,7 @@
-"""The static site under ``cardtable/web`` served at "/", and the headers every response gets.
+"""The site under ``cardtable/web`` served at "/", and the headers every response gets.
+
+The pages are Jinja2 templates under ``templates/`` rendered on request (`Pages`); everything
+else (``assets/``) is served as files (`WebFiles`), never the templates' source.
 
 `Guard` is a plain ASGI middleware (cheap on every request): it adds the security headers
 (a strict Content-Security-Policy: only this origin's scripts, styles and connections),
@@ -8,15 +11,20 @@ marks API answers uncacheable, and refuses bodies above the configured size with
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from starlette.exceptions import HTTPException
+from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Match, Mount
-from starlette.staticfiles import StaticFiles
+from starlette.routing import BaseRoute, Match, Mount, Route
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 CSP = (
@@ -98,9 +106,69 @@ def _too_large(limit: int) -> Response:
     return Response(json.dumps(body), status_code=413, media_type="application/json")
 
 
+TEMPLATES = "templates"
+PAGE_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+class Pages:
+    """The site's pages: every ``templates/<name>.html`` is rendered at ``/<name>.html`` (and
+    ``index`` also at "/"), except ``base.html``, the shell the pages extend. Autoescaped and
+    strict: a name the template does not define fails instead of printing nothing.
+
+    A page carries an ETag of its body and answers 304 to a matching ``If-None-Match``."""
+
+    def __init__(self, web_dir: Path) -> None:
+        self.directory = web_dir / TEMPLATES
+        env = Environment(
+            loader=FileSystemLoader(self.directory),
+            autoescape=True,
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.templates = Jinja2Templates(env=env)
+
+    def exists(self, name: str) -> bool:
+        return (
+            name != "base"
+            and bool(PAGE_NAME.fullmatch(name))
+            and (self.directory / f"{name}.html").is_file()
+        )
+
+    async def render(self, request: Request) -> Response:
+        name = request.path_params.get("page", "index")
+        response = self.templates.TemplateResponse(request, f"{name}.html")
+        etag = '"' + hashlib.sha256(response.body).hexdigest()[:32] + '"'
+        response.headers["etag"] = etag
+        wanted = {
+            tag.strip().removeprefix("W/")
+            for tag in request.headers.get("if-none-match", "").split(",")
+        }
+        if etag in wanted or "*" in wanted:
+            return NotModifiedResponse(response.headers)
+        return response
+
+
+class PageRoute(Route):
+    """A GET route that matches only a page whose template exists: any other path falls
+    through to the files (and a site folder without templates is served as plain files)."""
+
+    def __init__(self, path: str, pages: Pages) -> None:
+        super().__init__(path, pages.render, methods=["GET"], name="page", include_in_schema=False)
+        self.pages = pages
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        match, child = super().matches(scope)
+        if match is not Match.NONE and not self.pages.exists(
+            child["path_params"].get("page", "index")
+        ):
+            return Match.NONE, {}
+        return match, child
+
+
 class WebFiles(StaticFiles):
     """StaticFiles with explicit media types (``.js`` is ``text/javascript``) that answers 404
-    instead of failing while the site folder does not exist yet."""
+    instead of failing while the site folder does not exist yet, and for the templates' source."""
 
     def __init__(self, directory: Path) -> None:
         super().__init__(directory=directory, html=True, check_dir=False)
@@ -108,6 +176,11 @@ class WebFiles(StaticFiles):
     async def check_config(self) -> None:
         if self.directory is not None and os.path.isdir(self.directory):
             await super().check_config()
+
+    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
+        if path.split(os.sep, 1)[0] == TEMPLATES:
+            return "", None
+        return super().lookup_path(path)
 
     def file_response(self, full_path: Any, *args: Any, **kwargs: Any) -> Response:
         response = super().file_response(full_path, *args, **kwargs)
@@ -130,5 +203,11 @@ class SiteMount(Mount):
         return super().matches(scope)
 
 
-def site(directory: Path) -> SiteMount:
-    return SiteMount("/", app=WebFiles(directory), name="web")
+def site(directory: Path) -> list[BaseRoute]:
+    """The routes of the site in ``directory``: its pages, then its files."""
+    pages = Pages(directory)
+    return [
+        PageRoute("/", pages),
+        PageRoute("/{page}.html", pages),
+        SiteMount("/", app=WebFiles(directory), name="web"),
+    ]

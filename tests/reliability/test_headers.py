@@ -1,11 +1,11 @@
 """Browser hardening: every page, asset, API answer and error carries a Content-Security-Policy
-with no inline script and ``frame-ancestors 'none'``, and ``nosniff``; the site's HTML has no
-inline script and no ``on*=`` handler attributes, so the policy costs the page nothing."""
+with no inline script and ``frame-ancestors 'none'``, and ``nosniff``; the pages the server
+renders from the templates have no inline script or style and no ``on*=`` handler attributes,
+so the policy costs the page nothing."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -35,14 +35,20 @@ def check_headers(headers: Any, what: str) -> None:
     assert headers.get("x-content-type-options") == "nosniff", what
 
 
+def page_paths() -> list[str]:
+    """The URL of every page: one per template but the shell they extend."""
+    pages = sorted(p.name for p in (WEB_DIR / "templates").glob("*.html") if p.name != "base.html")
+    return ["/", *(f"/{name}" for name in pages)]
+
+
 def site_paths() -> list[str]:
-    files = sorted(p for p in WEB_DIR.rglob("*") if p.is_file())
-    return ["/"] + ["/" + p.relative_to(WEB_DIR).as_posix() for p in files]
+    files = sorted(p for p in (WEB_DIR / "assets").rglob("*") if p.is_file())
+    return page_paths() + ["/" + p.relative_to(WEB_DIR).as_posix() for p in files]
 
 
 def test_every_page_asset_and_answer_has_the_headers(client: TestClient, api: Api) -> None:
     paths = site_paths()
-    assert any(p.endswith(".html") for p in paths)
+    assert len(page_paths()) >= 6 and "/kings-corner.html" in paths
     for path in paths:
         r = client.get(path)
         assert r.status_code == 200, path
@@ -54,6 +60,7 @@ def test_every_page_asset_and_answer_has_the_headers(client: TestClient, api: Ap
         client.get("/api/continue"),  # 401
         client.get("/api/nowhere"),  # 404
         client.get("/no-such-page.html"),
+        client.get("/templates/base.html"),  # 404: the templates' source is not served
         client.put("/api/players"),  # 405
         client.post("/api/poker-squares/games", content=b"{", headers=api.headers),  # 422
         client.get("/healthz"),
@@ -62,20 +69,33 @@ def test_every_page_asset_and_answer_has_the_headers(client: TestClient, api: Ap
     for r in answers:
         check_headers(r.headers, f"{r.request.method} {r.request.url.path} {r.status_code}")
     assert answers[0].headers["cache-control"] == "no-store"
+    assert answers[4].status_code == answers[5].status_code == 404
 
 
 INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc=)[^>]*>\s*\S", re.I | re.S)
+INLINE_STYLE = re.compile(r"<style\b|<[^>]*\sstyle\s*=", re.I | re.S)
 HANDLER = re.compile(r"<[^>]*\son[a-z]+\s*=", re.I | re.S)
 JS_URL = re.compile(r"""(href|src|action)\s*=\s*["']?\s*javascript:""", re.I)
 
 
-def test_the_site_html_has_no_inline_script() -> None:
-    pages = sorted(WEB_DIR.rglob("*.html"))
-    assert pages
-    for page in pages:
-        html = Path(page).read_text(encoding="utf-8")
-        assert not INLINE_SCRIPT.search(html), f"{page.name}: an inline <script> body"
-        assert not HANDLER.search(html), f"{page.name}: an on*= handler attribute"
-        assert not JS_URL.search(html), f"{page.name}: a javascript: URL"
+def test_the_rendered_pages_have_no_inline_script_or_style(client: TestClient) -> None:
+    for path in page_paths():
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), path
+        html = r.text
+        assert html.startswith("<!doctype html>"), path
+        assert not INLINE_SCRIPT.search(html), f"{path}: an inline <script> body"
+        assert not INLINE_STYLE.search(html), f"{path}: a <style> element or a style= attribute"
+        assert not HANDLER.search(html), f"{path}: an on*= handler attribute"
+        assert not JS_URL.search(html), f"{path}: a javascript: URL"
         for m in re.finditer(r"<script\b[^>]*>", html, re.I):
             assert re.search(r"\bsrc=", m.group(0)), m.group(0)
+
+
+def test_pages_are_revalidated_with_an_etag(client: TestClient) -> None:
+    r = client.get("/kings-corner.html")
+    etag = r.headers["etag"]
+    again = client.get("/kings-corner.html", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["etag"] == etag and not again.content
+    check_headers(again.headers, "304")
+    assert client.get("/", headers={"If-None-Match": '"other"'}).status_code == 200
