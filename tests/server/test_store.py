@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import secrets
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from cardtable.server import Settings
@@ -215,3 +218,80 @@ def test_sqlite_connections_do_not_pile_up_as_threads_come_and_go(tmp_path: Path
     finally:
         store.close()
     assert open_files() == 0
+
+
+@pytest.fixture
+def named_pg(postgres_url: str) -> Iterator[tuple[str, str]]:
+    """A fresh schema's URL whose connections carry a name of their own, and that name."""
+    name = f"cardtable_test_{secrets.token_hex(4)}"
+    with fresh_schema(postgres_url) as url:
+        yield f"{url}&application_name={name}", name
+
+
+def backends(admin: psycopg.Connection, name: str) -> list[int]:
+    rows = admin.execute(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (name,)
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def test_postgres_pool_replaces_broken_connections(
+    named_pg: tuple[str, str], postgres_url: str
+) -> None:
+    url, name = named_pg
+    store = PostgresStore(url, pool_size=2)
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        try:
+            store.create_player("alice")
+            # Every idle connection is closed by the server (a restart, an administrator):
+            # the store notices before using one, so no request fails, and none waits long.
+            with store.reading(), store.reading():  # two connections, both idle afterwards
+                pass
+            pids = backends(admin, name)
+            assert len(pids) == 2
+            for pid in pids:  # the timeout makes it wait until the backend has gone
+                admin.execute("SELECT pg_terminate_backend(%s, 5000)", (pid,))
+            started = time.monotonic()
+            for _ in range(4):
+                assert store.has_player("alice")
+            assert time.monotonic() - started < 5
+            assert not set(backends(admin, name)) & set(pids)
+            # One that dies during a request fails that request only, and is not reused.
+            with pytest.raises(psycopg.OperationalError), store.reading() as cur:
+                pid = cur.execute("SELECT pg_backend_pid()").fetchone()[0]
+                admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+                cur.execute("SELECT 1")
+            store.create_player("bob")
+            assert store.has_player("bob")
+        finally:
+            store.close()
+
+
+def test_postgres_pool_is_bounded_and_closed(named_pg: tuple[str, str], postgres_url: str) -> None:
+    url, name = named_pg
+    store = PostgresStore(url, pool_size=2)
+    store.create_player("alice")
+    barrier = threading.Barrier(8)
+
+    def reader() -> None:
+        barrier.wait()
+        for _ in range(20):
+            assert store.has_player("alice")
+
+    threads = [threading.Thread(target=reader) for _ in range(8)]
+    for t in threads:
+        t.start()
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        most = 0
+        while any(t.is_alive() for t in threads):
+            most = max(most, len(backends(admin, name)))
+        for t in threads:
+            t.join()
+        assert 1 <= max(most, len(backends(admin, name))) <= 2
+        store.close()
+        with pytest.raises(StoreError, match="closed"):
+            store.has_player("alice")
+        deadline = time.monotonic() + 10
+        while backends(admin, name) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert backends(admin, name) == []

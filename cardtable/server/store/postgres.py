@@ -2,11 +2,18 @@
 
 Connections come from a `psycopg_pool.ConnectionPool` (autocommit, with explicit transactions
 for writes): at most ``pool_size`` per process, one kept open when idle and more opened as
-requests need them (closed again after ten idle minutes). Each connection is checked before a
-request gets it (one empty query), so one that broke while idle (a database restart, a
-dropped network) is replaced instead of failing a request; one that breaks during a request
-is discarded when it comes back. A request waits at most ``pool_timeout`` seconds for a
-connection.
+requests need them (closed again after ten idle minutes); a request waits at most
+``pool_timeout`` seconds for one.
+
+Broken connections are replaced. One that breaks during a request fails that request and is
+discarded when it comes back (the pool sees it is no longer usable). One that the server
+closed while it sat idle (a restart, an administrator, an idle timeout) is caught before a
+request uses it: an idle connection has nothing to read unless the server has spoken, which
+then is almost always its last word, so a poll of the socket (no round trip) finds it; it is
+dropped, the other idle connections are checked at once (`ConnectionPool.check`, one round
+trip each, only then), and the request takes a fresh one. The pool's own ``check=`` option
+is not used: it costs a round trip on every borrow, and after a restart it sleeps 1, 2, 4 ...
+seconds per broken connection before the next, so a full pool would run past the timeout.
 
 Opening the store first runs the migrations on a connection of its own (a plain connection
 fails fast with the server's own reason: bad URL, refused, no such database), each in one
@@ -16,8 +23,9 @@ one. Compare-and-set on the game version does the rest.
 
 from __future__ import annotations
 
+import select
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import psycopg
 from psycopg import errors
@@ -53,7 +61,6 @@ class PostgresStore(SqlStore):
             min_size=1,
             max_size=pool_size,
             kwargs={"autocommit": True, "connect_timeout": connect_timeout},
-            check=ConnectionPool.check_connection,
             timeout=pool_timeout,
             name="cardtable",
             open=True,
@@ -61,9 +68,13 @@ class PostgresStore(SqlStore):
 
     @contextmanager
     def _schema_transaction(self) -> Iterator[Tx]:
+        # While opening: the connection of its own; later (`migrate()` again): the pool's.
         conn = self._schema_conn
-        assert conn is not None, "migrations run only while the store opens"
-        with conn.transaction(), conn.cursor() as cur:
+        with (
+            nullcontext(conn) if conn is not None else self._connection() as conn,
+            conn.transaction(),
+            conn.cursor() as cur,
+        ):
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             yield cur
 
@@ -71,8 +82,16 @@ class PostgresStore(SqlStore):
     def _connection(self) -> Iterator[psycopg.Connection]:
         if self._pool.closed:
             raise StoreError("the store is closed")
-        with self._pool.connection() as conn:
+        conn = self._pool.getconn()
+        if _closed_by_server(conn):
+            conn.close()
+            self._pool.putconn(conn)  # discarded; the pool opens another
+            self._pool.check()  # the other idle ones most likely went the same way
+            conn = self._pool.getconn()
+        try:
             yield conn
+        finally:
+            self._pool.putconn(conn)
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
@@ -89,3 +108,14 @@ class PostgresStore(SqlStore):
 
     def close(self) -> None:
         self._pool.close()
+
+
+def _closed_by_server(conn: psycopg.Connection) -> bool:
+    """True if the idle ``conn`` has input waiting (the server's goodbye, or end of file) or
+    is unusable; a poll with no wait, not a round trip."""
+    try:
+        poller = select.poll()
+        poller.register(conn.fileno(), select.POLLIN)
+        return bool(poller.poll(0))
+    except (OSError, psycopg.Error):
+        return True
