@@ -308,6 +308,9 @@ def test_a_store_from_newer_code_is_refused(db: Db) -> None:
     before = db.snapshot()
     with pytest.raises(StoreError, match=f"schema version {m.LATEST + 1}, newer than this code"):
         db.open()
+    with TestClient(create_app(db.settings)) as client:  # the server runs, but will not serve
+        answer = client.post("/api/players")
+        assert (answer.status_code, answer.json()["code"]) == (503, "unavailable")
     assert db.snapshot() == before
 
 
