@@ -34,6 +34,7 @@ DATA = Path(__file__).parent / "data"
 LAYOUTS = {n: json.loads((DATA / f"store_layout{n}.json").read_text()) for n in (1, 2)}
 TABLES = ("players", "games", "moves", "finishes", "schema_version")
 KINDS = ("poker-squares", "kings-corner")
+LATEST = m.MIGRATIONS[-1].version
 
 Row = tuple[Any, ...]
 
@@ -166,7 +167,7 @@ def test_an_unversioned_store_is_upgraded_and_loses_nothing(db: Db, n: int) -> N
     assert [r[:2] for r in db.rows("schema_version")] == [
         (mig.version, mig.name) for mig in m.MIGRATIONS
     ]
-    assert max(r[0] for r in db.rows("schema_version")) == m.LATEST
+    assert max(r[0] for r in db.rows("schema_version")) == LATEST
     assert db.tables() == set(TABLES)  # `results` is gone, its rows are in `finishes`
     for table in ("players", "games", "moves"):
         assert db.rows(table) == old_rows(layout, table), table
@@ -281,7 +282,7 @@ def test_a_new_store_gets_the_same_schema_as_an_upgraded_one(
 ) -> None:
     db.open().close()
     fresh = db.layout()
-    assert [r[0] for r in db.rows("schema_version")] == list(range(1, m.LATEST + 1))
+    assert [r[0] for r in db.rows("schema_version")] == list(range(1, LATEST + 1))
     assert set(fresh) == {*TABLES, "(indexes)"}
     if db.dialect == "sqlite":
         settings = Settings(data_dir=tmp_path / "old", database_url=None)
@@ -303,10 +304,10 @@ def test_a_store_from_newer_code_is_refused(db: Db) -> None:
     store.create_player("alice")
     store.close()
     db.execute(
-        [("INSERT INTO schema_version VALUES (?, ?, ?)", (m.LATEST + 1, "future", "2099-01-01"))]
+        [("INSERT INTO schema_version VALUES (?, ?, ?)", (LATEST + 1, "future", "2099-01-01"))]
     )
     before = db.snapshot()
-    with pytest.raises(StoreError, match=f"schema version {m.LATEST + 1}, newer than this code"):
+    with pytest.raises(StoreError, match=f"schema version {LATEST + 1}, newer than this code"):
         db.open()
     with TestClient(create_app(db.settings)) as client:  # the server runs, but will not serve
         answer = client.post("/api/players")
@@ -320,7 +321,7 @@ def test_a_failing_migration_changes_nothing(db: Db, monkeypatch: pytest.MonkeyP
     store.close()
     before = db.snapshot()
     broken = m.Migration(
-        m.LATEST + 1,
+        LATEST + 1,
         "half done",
         steps=("CREATE TABLE extra (x INTEGER)", "INSERT INTO extra VALUES (1)"),
         sqlite=("INSERT INTO no_such_table VALUES (1)",),
@@ -354,14 +355,14 @@ def test_a_new_migration_with_a_data_move_runs_once(
         tx.execute("INSERT INTO player_count (n) VALUES (?)", (n,))
 
     added = m.Migration(
-        m.LATEST + 1, "player count", steps=("CREATE TABLE player_count (n INTEGER)", count_players)
+        LATEST + 1, "player count", steps=("CREATE TABLE player_count (n INTEGER)", count_players)
     )
     monkeypatch.setattr(m, "MIGRATIONS", (*m.MIGRATIONS, added))
     for _ in range(2):
         db.open().close()
     assert calls == [db.dialect]
     assert db.rows("player_count") == [(2,)]
-    assert max(r[0] for r in db.rows("schema_version")) == m.LATEST + 1
+    assert max(r[0] for r in db.rows("schema_version")) == LATEST + 1
 
 
 def test_openers_racing_on_an_old_store_run_each_migration_once(db: Db) -> None:
@@ -382,13 +383,13 @@ def test_openers_racing_on_an_old_store_run_each_migration_once(db: Db) -> None:
     for t in threads:
         t.join()
     assert errors == []
-    assert [r[0] for r in db.rows("schema_version")] == list(range(1, m.LATEST + 1))
+    assert [r[0] for r in db.rows("schema_version")] == list(range(1, LATEST + 1))
     assert db.rows("finishes") == expected_finishes(LAYOUTS[1])
 
 
 def test_migrations_are_numbered_in_order() -> None:
     m.check(m.MIGRATIONS)
     with pytest.raises(AssertionError, match="numbered"):
-        m.check((*m.MIGRATIONS, m.Migration(m.LATEST + 2, "gap")))
+        m.check((*m.MIGRATIONS, m.Migration(LATEST + 2, "gap")))
     with pytest.raises(AssertionError, match="numbered"):
         m.check((m.MIGRATIONS[1], m.MIGRATIONS[0]))

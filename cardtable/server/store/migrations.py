@@ -165,7 +165,6 @@ def check(migrations: Sequence[Migration]) -> None:
 
 
 check(MIGRATIONS)
-LATEST = MIGRATIONS[-1].version
 
 
 def current_version(tx: MigrationTx) -> int:
