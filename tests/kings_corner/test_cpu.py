@@ -1,4 +1,4 @@
-"""Computer players: legal moves everywhere, reproducibility, and the fast move generator."""
+"""Computer players: legal moves everywhere, reproducibility, and the search's `apply`."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from cardtable.kings_corner import Rules, State, deal, legal_moves, play, view
+from cardtable.kings_corner import Rules, State, deal, legal_moves, move_codes, play, view
 from cardtable.kings_corner.cpu import STRENGTHS, choose_move
-from cardtable.kings_corner.cpu.fast import apply, moves
+from cardtable.kings_corner.cpu.fast import apply
 from cardtable.kings_corner.cpu.reference import greedy, oracle
 from cardtable.kings_corner.moves import END_CODE
 
@@ -42,19 +42,22 @@ def all_rules() -> list[Rules]:
 
 
 @pytest.mark.parametrize("rules", all_rules(), ids=lambda r: r.name + str(r.to_dict()))
-def test_fast_moves_equal_engine(rules: Rules) -> None:
+def test_apply_plays_each_generated_move_as_the_engine_does(rules: Rules) -> None:
+    """The search lists moves with the engine's generator and plays them with `apply`,
+    which skips the checks: it must land where `engine.play` lands."""
     checked = 0
     for seed in range(12):
         for s in random_positions(rules, 2 + seed % 3, seed):
             seat = s.to_play
             hand = s._hands[seat]
-            got = moves(hand, s._piles, rules.pile_moves, rules.kings == "first")
-            assert got == [m.code for m in legal_moves(s)]
-            for code in got:
+            legal = legal_moves(s)
+            codes = move_codes(hand, s._piles, rules.pile_moves, rules.kings == "first")
+            assert codes == [m.code for m in legal]
+            for code, m in zip(codes, legal, strict=True):
                 if code == END_CODE:
                     continue
                 nh, np_ = apply(hand, s._piles, code)
-                after = play(s, legal_moves(s)[got.index(code)])
+                after = play(s, m)
                 assert nh == after._hands[seat] and np_ == after._piles
             checked += 1
     assert checked > 500

@@ -37,8 +37,8 @@ def reshuffled(s: State, rng: random.Random) -> State:
 
 def turn_line(s: State, strength: str, seed: int) -> list[str]:
     """The moves ``strength`` makes for the rest of the current turn (fresh caches)."""
-    strong._plans.clear()
-    strong._starts.clear()
+    strong._line.cache_clear()
+    strong._oracle_line.cache_clear()
     rng = random.Random(seed)
     seat = s.to_play
     out: list[str] = []

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.kings_corner._tables import CENTRE, CORNERS, KING, ON
-from cardtable.kings_corner.state import Hand, Piles
+from cardtable.kings_corner.position import Hand, Piles
 
 from .fast import ACCEPTS
 
@@ -69,7 +69,6 @@ class Opponent:
 class Model:
     pile_moves: bool
     kings_first: bool
-    draw_last: bool
     opponents: list[Opponent]
     my_draw: list[tuple[int, float]]  # our next draw: (card, probability)
     weights: Weights = DEFAULT
@@ -159,7 +158,7 @@ def model_for(
         opps.append(Opponent(n, m, prob, samples))
     mine = stock_count >= 1 if rules_draw_last else stock_count >= players
     my_draw = [(c, 1.0 / total) for c in unseen] if mine and total else []
-    model = Model(pile_moves, kings_first, rules_draw_last, opps, my_draw, weights)
+    model = Model(pile_moves, kings_first, opps, my_draw, weights)
     model.prepare()
     return model
 
@@ -218,7 +217,7 @@ def oracle_model(
         opps.append(Opponent(len(hands[j]), len(held), prob, samples))
     idx = 0 if rules_draw_last else players - 1
     my_draw = [(stock[idx], 1.0)] if len(stock) > idx else []
-    model = Model(pile_moves, kings_first, rules_draw_last, opps, my_draw, weights)
+    model = Model(pile_moves, kings_first, opps, my_draw, weights)
     model.prepare()
     return model
 

@@ -1,66 +1,27 @@
-"""A compact position for the computer players' search: move generation and application.
+"""A compact position for the computer players' search: applying a move, and telling
+positions apart.
 
 A position here is one player's hand (a sorted tuple of engine card numbers) and the eight
-piles (``_tables.PILE_NAMES`` order, head first), with the rules' two in-turn options. Moves
-are the engine's move codes (``moves.END_CODE``, ``PLACE_BASE + card * 8 + pile``,
-``SHIFT_BASE + source * 8 + target``). `moves` lists exactly what `engine.legal_moves` lists
-for the same position, in the same order; the tests check that on many random positions.
+piles (``PILE_NAMES`` order, head first). Moves are the engine's move codes, listed by the
+engine's own generator (`engine.move_codes`, the one that also lists `legal_moves`);
+`apply` plays one on the tuples without the checks `engine.play` makes (the code comes from
+that generator), and the tests check it against `engine.play`.
 """
 
 from __future__ import annotations
 
-from cardtable.kings_corner._tables import CENTRE, CORNERS, KING, ON, RANK, RED
-from cardtable.kings_corner.moves import END_CODE, PLACE_BASE, SHIFT_BASE
-from cardtable.kings_corner.state import Hand, Piles
+from functools import lru_cache
+
+from cardtable.kings_corner._tables import ON, RANK, RED
+from cardtable.kings_corner.moves import PLACE_BASE, SHIFT_BASE
+from cardtable.kings_corner.position import Hand, Piles
 
 Pos = tuple[Hand, Piles]
 
-# ACCEPTS[t]: the (at most two) cards that build on tail t (one rank lower, other colour).
+# ACCEPTS[t]: the (at most two) cards that build on tail t (the engine's ON table, by tail).
 ACCEPTS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(c for c in range(52) if RANK[c] + 1 == RANK[t] and RED[c] != RED[t]) for t in range(52)
+    tuple(c for c in range(52) if ON[c][t]) for t in range(52)
 )
-
-
-def moves(hand: Hand, piles: Piles, pile_moves: bool, kings_first: bool) -> list[int]:
-    """Legal move codes in engine order (see `engine.legal_moves`), "end" last."""
-    empty_corners = [i for i in CORNERS if not piles[i]]
-    if empty_corners and kings_first:
-        kings = [c for c in hand if KING[c]]
-        if kings:
-            return [PLACE_BASE + k * 8 + i for k in kings for i in empty_corners]
-    tails = [(i, p[-1]) for i, p in enumerate(piles) if p]
-    empty_centre = [i for i in CENTRE if not piles[i]]
-    out: list[int] = []
-    add = out.append
-    for c in hand:
-        base = PLACE_BASE + c * 8
-        if KING[c]:
-            for i in empty_corners:
-                add(base + i)
-        else:
-            on = ON[c]
-            for i, t in tails:
-                if on[t]:
-                    add(base + i)
-            for i in empty_centre:
-                add(base + i)
-    if pile_moves:
-        for s in CENTRE:
-            src = piles[s]
-            if not src:
-                continue
-            head = src[0]
-            base = SHIFT_BASE + s * 8
-            if KING[head]:
-                for i in empty_corners:
-                    add(base + i)
-            else:
-                on = ON[head]
-                for i, t in tails:
-                    if on[t]:
-                        add(base + i)
-    add(END_CODE)
-    return out
 
 
 def apply(hand: Hand, piles: Piles, code: int) -> Pos:
@@ -82,16 +43,9 @@ def apply(hand: Hand, piles: Piles, code: int) -> Pos:
 CLASS: tuple[int, ...] = tuple(RANK[c] * 2 + RED[c] for c in range(52))
 
 
-_CLASSES: dict[Hand, Hand] = {}
-
-
+@lru_cache(maxsize=65536)
 def _classes(cards: Hand) -> Hand:
-    got = _CLASSES.get(cards)
-    if got is None:
-        if len(_CLASSES) > 50_000:
-            _CLASSES.clear()
-        got = _CLASSES[cards] = tuple(CLASS[c] for c in cards)
-    return got
+    return tuple(CLASS[c] for c in cards)
 
 
 def canonical(hand: Hand, piles: Piles) -> tuple[Hand, tuple[Hand, ...], tuple[Hand, ...]]:
@@ -104,7 +58,3 @@ def canonical(hand: Hand, piles: Piles) -> tuple[Hand, tuple[Hand, ...], tuple[H
         tuple(sorted((cl(piles[0]), cl(piles[1]), cl(piles[2]), cl(piles[3])))),
         tuple(sorted((cl(piles[4]), cl(piles[5]), cl(piles[6]), cl(piles[7])))),
     )
-
-
-def kings_due(hand: Hand, piles: Piles) -> bool:
-    return any(KING[c] for c in hand) and any(not piles[i] for i in CORNERS)

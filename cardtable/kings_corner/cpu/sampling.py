@@ -1,30 +1,41 @@
-"""What a seat cannot see, from its view alone: the unseen cards and random deals of them.
+"""What a seat can and cannot see, from its view alone (SPEC C-8): its hand and the piles
+as engine numbers, the position when its turn began, and the unseen cards.
 
 The unseen cards are every card in neither the seat's hand nor a pile: the other hands,
-the stock and any cards out of play. A sample deals them, uniformly at random, into the
-other hands (at the sizes the view shows), the stock (at its count) and the rest out of
-play, so the resulting `State` agrees with everything the view shows (SPEC C-8, DESIGN).
+the stock and any cards out of play. Which of them is where the view does not say, so the
+players treat each as equally likely to be in any hidden place (see `evaluate.model_for`).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
-from cardtable.kings_corner._tables import BY_TEXT, TEXT
-from cardtable.kings_corner.deal import from_view
-from cardtable.kings_corner.state import State
+from cardtable.kings_corner._tables import BY_TEXT, PILE_NAMES
+from cardtable.kings_corner.position import Hand, Piles
 
 
-def hand_codes(view: Mapping[str, Any]) -> tuple[int, ...]:
+def hand_codes(view: Mapping[str, Any]) -> Hand:
+    """The seat's hand, sorted engine numbers."""
     return tuple(sorted(BY_TEXT[t] for t in view["hand"]))
 
 
-def pile_codes(view: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
-    from cardtable.kings_corner._tables import PILE_NAMES
+def pile_codes(view: Mapping[str, Any]) -> Piles:
+    """The eight piles in engine order, head first."""
+    return _piles(view["piles"])
 
-    return tuple(tuple(BY_TEXT[t] for t in view["piles"][n]) for n in PILE_NAMES)
+
+def turn_start_codes(view: Mapping[str, Any]) -> tuple[Hand, Piles] | None:
+    """Our hand (sorted) and the piles when the current turn began, after its draw (the
+    view's ``turn_start``), or None when the view does not carry them."""
+    start = view.get("turn_start")
+    if not start or start.get("hand") is None:
+        return None
+    return tuple(sorted(BY_TEXT[t] for t in start["hand"])), _piles(start["piles"])
+
+
+def _piles(piles: Mapping[str, Any]) -> Piles:
+    return tuple(tuple(BY_TEXT[t] for t in piles[n]) for n in PILE_NAMES)
 
 
 def unseen_cards(view: Mapping[str, Any]) -> tuple[int, ...]:
@@ -34,27 +45,3 @@ def unseen_cards(view: Mapping[str, Any]) -> tuple[int, ...]:
     for cards in view["piles"].values():
         seen.update(BY_TEXT[t] for t in cards)
     return tuple(c for c in range(52) if c not in seen)
-
-
-def sample_hidden(
-    view: Mapping[str, Any], rng: random.Random
-) -> tuple[dict[int, list[str]], list[str]]:
-    """One random deal of the unseen cards consistent with ``view``: (other hands, stock)."""
-    cards = list(unseen_cards(view))
-    rng.shuffle(cards)
-    seat = int(view["seat"])
-    others: dict[int, list[str]] = {}
-    pos = 0
-    for i, n in enumerate(view["hand_sizes"]):
-        if i == seat:
-            continue
-        others[i] = [TEXT[c] for c in cards[pos : pos + n]]
-        pos += n
-    stock = [TEXT[c] for c in cards[pos : pos + int(view["stock_count"])]]
-    return others, stock
-
-
-def sample_state(view: Mapping[str, Any], rng: random.Random) -> State:
-    """A full `State` consistent with ``view`` (see `deal.from_view`), hidden cards random."""
-    others, stock = sample_hidden(view, rng)
-    return from_view(view, others, stock)

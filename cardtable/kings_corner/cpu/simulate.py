@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.kings_corner import Rules, State, deal, play, view
+from cardtable.kings_corner import Rules, State, deal, penalty, play, view
 from cardtable.kings_corner.moves import Move
 
 from . import easy, normal, strong
@@ -101,7 +101,7 @@ def play_round(
             ending = "capped"
             break
     if ending == "capped":
-        pens = tuple(sum(10 if c.rank == 13 else 1 for c in h) for h in state.hands)
+        pens = tuple(penalty(h) for h in state.hands)
         low = min(pens)
         winners = tuple(i for i, p in enumerate(pens) if p == low)
     else:
