@@ -30,27 +30,41 @@ Moves
 ``"9H>N"`` play 9H onto N; ``"E>NW"`` move pile E onto (or into) NW; ``"end"`` end the
 turn. ``Move.parse(str(m)) == m``.
 
->>> from cardtable.kings_corner import Rules, setup, play, legal_moves
+>>> from cardtable.kings_corner import Rules, setup, play, play_events, legal_moves
 >>> s = setup(Rules(), piles={"N": ["9H"]}, hands=[["8S", "KD"], ["2C"]], stock=[])
 >>> [str(m) for m in legal_moves(s)]
 ['8S>N', '8S>E', '8S>S', '8S>W', 'KD>NE', 'KD>SE', 'KD>SW', 'KD>NW', 'end']
 >>> play(s, "8D>N")
 Traceback (most recent call last):
 ...
-cardtable.kings_corner.moves.IllegalMove: 8D is not in your hand
+cardtable.interface.IllegalMove: 8D is not in your hand
+>>> s2, events = play_events(s, "8S>N")
+>>> [e.seen_by(0) for e in events]
+[{'kind': 'play', 'seat': 0, 'card': '8S', 'pile': 'N'}]
+
+Events, derived facts and the game interface
+--------------------------------------------
+`play_events` also reports what happened (`cardtable.interface.Event`: play, pile_move,
+end_turn, draw, king_to_corner, turn, round_over; see `engine`). `view` carries what each
+pile accepts, why each card or pile is refused where it is (keys in `reasons`) and the
+board at the start of the turn (see `view`). `ENGINE` (module `api`) is one round through
+the game interface every game shares.
 """
 
+from .api import ENGINE
 from .deal import deal, from_view, setup
-from .engine import legal_moves, play, undo
+from .engine import default_move, legal_moves, move_codes, play, play_events, refusal, undo
 from .match import Match, MatchError, RoundResult
-from .moves import END, IllegalMove, Move, MoveError
+from .moves import END, Event, IllegalMove, Move, MoveError
 from .rules import PRESETS, Rules, RulesError
-from .state import State, StateError
+from .state import State, StateError, penalty
 from .view import view
 
 __all__ = [
     "END",
+    "ENGINE",
     "PRESETS",
+    "Event",
     "IllegalMove",
     "Match",
     "MatchError",
@@ -62,9 +76,14 @@ __all__ = [
     "State",
     "StateError",
     "deal",
+    "default_move",
     "from_view",
     "legal_moves",
+    "move_codes",
+    "penalty",
     "play",
+    "play_events",
+    "refusal",
     "setup",
     "undo",
     "view",

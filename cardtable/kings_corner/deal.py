@@ -1,7 +1,7 @@
 """Starting positions: `deal` (a seeded fresh round), `setup` (an explicit position) and
 `from_view` (a player's view plus a guess of the hidden cards, for computer players).
 
-`check_position` is the one validator for positions, shared with loading saved states.
+Positions are validated by `position.check_position`, the validator saved states use too.
 """
 
 from __future__ import annotations
@@ -12,10 +12,20 @@ from typing import Any
 
 from cardtable.cards import Card, shuffled_deck
 
-from ._tables import BY_TEXT, CORNERS, KING, KING_CORNER_ORDER, PILE_INDEX, PILE_NAMES, TEXT
-from .engine import begin_turn, build_reason
+from ._tables import KING, KING_CORNER_ORDER
+from .engine import begin_turn
+from .position import (
+    BLOCKED,
+    RUNNING,
+    WENT_OUT,
+    Hand,
+    StateError,
+    card_codes,
+    check_position,
+    piles_from_names,
+)
 from .rules import Rules
-from .state import BLOCKED, RUNNING, WENT_OUT, Hand, Piles, State, StateError
+from .state import State
 
 HAND_SIZE = 7
 
@@ -69,9 +79,9 @@ def setup(
     """
     players = len(hands)
     _check_players(players)
-    hs = tuple(tuple(_codes(h, f"hand {i}")) for i, h in enumerate(hands))
+    hs = tuple(tuple(card_codes(h, f"hand {i}")) for i, h in enumerate(hands))
     ps = piles_from_names(piles)
-    st = tuple(_codes(stock, "stock"))
+    st = tuple(card_codes(stock, "stock"))
     check_position(hs, ps, st)
     if not isinstance(to_play, int) or not 0 <= to_play < players:
         raise StateError(f"to_play must be a seat 0-{players - 1}, got {to_play!r}")
@@ -105,8 +115,8 @@ def from_view(
         if isinstance(e, StateError):
             raise
         raise StateError(f"not a Kings Corner view or a hand is missing: {e!r}") from None
-    hands = tuple(tuple(_codes(h, f"hand {i}")) for i, h in enumerate(hand_lists))
-    st = tuple(_codes(stock, "stock"))
+    hands = tuple(tuple(card_codes(h, f"hand {i}")) for i, h in enumerate(hand_lists))
+    st = tuple(card_codes(stock, "stock"))
     for i, h in enumerate(hands):
         if len(h) != sizes[i]:
             raise StateError(f"hand {i} has {len(h)} cards, the view says {sizes[i]}")
@@ -118,36 +128,8 @@ def from_view(
         outcome = WENT_OUT if any(not h for h in hands) else BLOCKED
     drawn = None
     if view.get("last_draw") is not None:
-        drawn = (seat, _codes([view["last_draw"]], "last_draw")[0])
+        drawn = (seat, card_codes([view["last_draw"]], "last_draw")[0])
     return State(rules, players, to_play, turn, hands, piles, st, (), outcome, drawn)
-
-
-def piles_from_names(piles: Mapping[str, Sequence[str | Card]]) -> Piles:
-    if not isinstance(piles, Mapping):
-        raise StateError(f"piles must map pile names to cards, got {type(piles).__name__}")
-    out: list[Hand] = [()] * 8
-    for name, cards in piles.items():
-        if name not in PILE_INDEX:
-            raise StateError(f"unknown pile {name!r} (piles are {' '.join(PILE_NAMES)})")
-        out[PILE_INDEX[name]] = tuple(_codes(cards, f"pile {name}"))
-    return tuple(out)
-
-
-def check_position(hands: tuple[Hand, ...], piles: Piles, stock: Hand) -> None:
-    """Raise `StateError` unless every card is unique and every pile is well built."""
-    seen: set[int] = set()
-    for c in (*stock, *(c for h in hands for c in h), *(c for p in piles for c in p)):
-        if c in seen:
-            raise StateError(f"{TEXT[c]} appears twice")
-        seen.add(c)
-    for i, pile in enumerate(piles):
-        name = PILE_NAMES[i]
-        if i in CORNERS and pile and not KING[pile[0]]:
-            raise StateError(f"corner {name} must start with a King, not {TEXT[pile[0]]}")
-        for lower, upper in zip(pile[1:], pile, strict=False):
-            reason = build_reason(lower, upper)
-            if reason:
-                raise StateError(f"pile {name} does not build down: {reason}")
 
 
 def _check_players(players: int) -> None:
@@ -155,20 +137,44 @@ def _check_players(players: int) -> None:
         raise StateError(f"Kings Corner needs 2-4 players, got {players!r}")
 
 
-def _codes(cards: Any, where: str) -> list[int]:
-    if isinstance(cards, str | bytes) or not isinstance(cards, Sequence | tuple | list):
-        raise StateError(f"{where} must be a list of cards, got {cards!r}")
-    out = []
-    for c in cards:
-        if isinstance(c, Card):
-            out.append(c.index)
-        elif isinstance(c, str) and c.strip().upper() in BY_TEXT:
-            out.append(BY_TEXT[c.strip().upper()])
-        elif isinstance(c, str) and c.strip().upper().startswith("10"):
-            try:
-                out.append(Card.parse(c).index)
-            except ValueError:
-                raise StateError(f"unknown card {c!r} in {where}") from None
-        else:
-            raise StateError(f"unknown card {c!r} in {where}")
-    return out
+def redeal_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """The same round with the cards hidden from ``seat`` (the other hands and the stock)
+    dealt again at random into the same places and sizes: a state ``seat`` cannot tell from
+    ``state``. The undo history and the last draw follow the cards, so undo still returns
+    to a consistent position. Once the round is over the penalties are public, so Kings are
+    then redealt among the places Kings held (a hand's penalty stays the same)."""
+    if not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise StateError(f"seat must be 0-{state.players - 1}, got {seat!r}")
+    hidden = [c for i, h in enumerate(state._hands) if i != seat for c in h]
+    hidden += state._stock
+    groups = [[c for c in hidden if KING[c]], [c for c in hidden if not KING[c]]]
+    if not state.is_over:
+        groups = [hidden]
+    mapping: dict[int, int] = {}
+    for group in groups:
+        shuffled = group[:]
+        rng.shuffle(shuffled)
+        mapping.update(zip(group, shuffled, strict=True))
+
+    def redealt(cards: Hand) -> Hand:
+        return tuple(mapping.get(c, c) for c in cards)
+
+    mover = state._to_play
+    hands = tuple(h if i == seat else redealt(h) for i, h in enumerate(state._hands))
+    # Piles hold no hidden card, so only the mover's hands in the undo history change.
+    undo = state._undo if mover == seat else tuple((redealt(h), p) for h, p in state._undo)
+    drawn = state._drawn
+    if drawn is not None and drawn[0] != seat:
+        drawn = (drawn[0], mapping.get(drawn[1], drawn[1]))
+    return State(
+        state._rules,
+        state._players,
+        mover,
+        state._turn,
+        hands,
+        state._piles,
+        redealt(state._stock),
+        undo,
+        state._outcome,
+        drawn,
+    )

@@ -1,50 +1,110 @@
-"""The rules themselves: `legal_moves`, `play`, `undo`, and the start of each turn.
+"""The rules themselves: the move generator, `refusal`, `play` / `play_events`, `undo`, and
+the start of each turn.
 
-This is the one place that decides legality (KC-4..KC-11, KC-13..KC-15, KC-18..KC-20).
+This is the one place that decides legality (KC-4..KC-11, KC-13..KC-15, KC-18..KC-20):
+`generate` lists the legal moves of a position (as `Move` values for `legal_moves`, as
+integer codes for `move_codes`), and `refusal` says why any other move is refused, as a
+stable key and parameters (worded by `reasons.text`). `play` raises exactly that refusal
+as `IllegalMove`, and `view` shows it for every card and pile; tests check that a move is
+either generated or refused, never both.
+
 A round's blocked ending (KC-20) is checked when a turn begins (after the draw, if any):
 at the deal or setup, and after every "end". So a player whose own play leaves the table
 blocked can still undo it; ending the turn then ends the round.
+
+`play` returns the new state only (it runs in the computer players' hot loops);
+`play_events` also reports what happened, as `cardtable.interface.Event` values the same
+code path records while it plays (never by comparing states):
+
+- ``play`` (seat; card, pile), ``pile_move`` (seat; from, to), ``end_turn`` (seat);
+- ``draw`` (seat; the card only in ``private``, owner the drawer): under draw-first the next
+  player's draw as their turn begins, under draw-last the ender's draw;
+- ``king_to_corner`` (seat; card, pile): a King drawn under draw-last goes straight to a
+  corner (KC-14); that draw's card is then public too;
+- ``turn`` (the next seat; turn): the next turn begins;
+- ``round_over`` (no seat; ending "out" | "blocked", winners, penalties).
 """
 
 from __future__ import annotations
 
-from ._tables import (
-    CENTRE,
-    CORNERS,
-    KING,
-    KING_CORNER_ORDER,
-    ON,
-    PILE_NAMES,
-    RANK,
-    TEXT,
-    colour_word,
+from collections.abc import Sequence
+from typing import TypeVar
+
+from cardtable.interface import Event
+
+from ._tables import CENTRE, CORNERS, KING, KING_CORNER_ORDER, ON, PILE_NAMES, TEXT
+from .moves import (
+    END,
+    END_CODE,
+    PLACE,
+    PLACE_CODE,
+    SHIFT,
+    SHIFT_BASE,
+    SHIFT_CODE,
+    IllegalMove,
+    Move,
 )
-from .moves import END, END_CODE, PLACE, SHIFT, SHIFT_BASE, IllegalMove, Move
+from .position import (
+    BLOCKED,
+    RUNNING,
+    WENT_OUT,
+    Hand,
+    Piles,
+    Refusal,
+    Snapshot,
+    build_refusal,
+    is_blocked,
+)
+from .reasons import text
 from .rules import Rules
-from .state import BLOCKED, RUNNING, WENT_OUT, Hand, Piles, Snapshot, State
+from .state import State
 
-_KINGS_FIRST = "kings first: a held King must go to an empty corner before anything else"
+__all__ = [
+    "begin_turn",
+    "default_move",
+    "end_refusal",
+    "generate",
+    "illegal",
+    "is_blocked",
+    "legal_moves",
+    "move_codes",
+    "place_refusal",
+    "play",
+    "play_events",
+    "refusal",
+    "shift_refusal",
+    "undo",
+]
+
+T = TypeVar("T")
 
 
-def legal_moves(state: State) -> list[Move]:
-    """Every legal move for the player to play, in a fixed order: hand cards (hand order,
-    piles N E S W NE SE SW NW), then pile moves, then "end". Empty when the round is over."""
-    if state._outcome != RUNNING:
-        return []
-    rules = state._rules
-    piles = state._piles
-    hand = state._hands[state._to_play]
+# -- what is legal -------------------------------------------------------------------------
+def generate(
+    hand: Hand,
+    piles: Piles,
+    pile_moves: bool,
+    kings_first: bool,
+    place: Sequence[Sequence[T]],
+    shift: Sequence[Sequence[T]],
+    end: T,
+) -> list[T]:
+    """The legal moves of the player holding ``hand`` (the round running), in a fixed order:
+    hand cards (hand order, piles N E S W NE SE SW NW), then pile moves, then ``end`` (absent
+    when kings-first forces a King). Each move is ``place[card][pile]``,
+    ``shift[source][target]`` or ``end``: pass the `Move` tables (`legal_moves`) or the code
+    tables (`move_codes`); one generator serves both."""
     empty_corners = [i for i in CORNERS if not piles[i]]
-    if empty_corners and rules.kings == "first":
+    if empty_corners and kings_first:
         kings = [c for c in hand if KING[c]]
         if kings:
-            return [PLACE[k][i] for k in kings for i in empty_corners]
+            return [place[k][i] for k in kings for i in empty_corners]
     tails = [(i, p[-1]) for i, p in enumerate(piles) if p]
     empty_centre = [i for i in CENTRE if not piles[i]]
-    moves: list[Move] = []
-    add = moves.append
+    out: list[T] = []
+    add = out.append
     for c in hand:
-        row = PLACE[c]
+        row = place[c]
         if KING[c]:
             for i in empty_corners:
                 add(row[i])
@@ -55,13 +115,13 @@ def legal_moves(state: State) -> list[Move]:
                     add(row[i])
             for i in empty_centre:
                 add(row[i])
-    if rules.pile_moves:
+    if pile_moves:
         for s in CENTRE:
             src = piles[s]
             if not src:
                 continue
             head = src[0]
-            row = SHIFT[s]
+            row = shift[s]
             if KING[head]:
                 for i in empty_corners:
                     add(row[i])
@@ -70,34 +130,159 @@ def legal_moves(state: State) -> list[Move]:
                 for i, t in tails:
                     if on[t]:
                         add(row[i])
-    add(END)
-    return moves
+    add(end)
+    return out
 
 
-def play(state: State, move: Move | str) -> State:
-    """Apply one move and return the new state; `IllegalMove` (with ``.reason``) if the rules
-    forbid it, `MoveError` if ``move`` is not a move at all. ``state`` never changes."""
-    if not isinstance(move, Move):
-        move = Move.parse(move)
+def move_codes(hand: Hand, piles: Piles, pile_moves: bool, kings_first: bool) -> list[int]:
+    """The legal move codes (see `moves`) of a position, in `legal_moves` order, "end"
+    (``END_CODE``) last: the raw generator for searches that keep positions as tuples."""
+    return generate(hand, piles, pile_moves, kings_first, PLACE_CODE, SHIFT_CODE, END_CODE)
+
+
+def legal_moves(state: State) -> list[Move]:
+    """Every legal move for the player to play, in a fixed order: hand cards (hand order,
+    piles N E S W NE SE SW NW), then pile moves, then "end". Empty when the round is over."""
     if state._outcome != RUNNING:
-        raise IllegalMove("the round is over")
+        return []
+    rules = state._rules
+    return generate(
+        state._hands[state._to_play],
+        state._piles,
+        rules.pile_moves,
+        rules.kings == "first",
+        PLACE,
+        SHIFT,
+        END,
+    )
+
+
+def default_move(state: State) -> Move:
+    """The move that changes least, for a server that must move for a seat (a computer
+    player's mistake): "end", or under kings-first the first compulsory King placement."""
+    legal = legal_moves(state)
+    if not legal:
+        raise illegal(("round_over", {}))
+    return END if legal[-1] is END else legal[0]
+
+
+# -- what is refused, and why --------------------------------------------------------------
+def refusal(state: State, move: Move) -> Refusal | None:
+    """Why the rules refuse ``move`` here, as ``(key, params)`` (see `reasons`), or None
+    when it is legal. `play` raises exactly this; `view` lists it per card and pile."""
+    if state._outcome != RUNNING:
+        return ("round_over", {})
     code = move.code
+    rules = state._rules
+    hand = state._hands[state._to_play]
+    kings_first = rules.kings == "first"
     if code == END_CODE:
-        return _end_turn(state)
+        return end_refusal(hand, state._piles, kings_first)
     if code < SHIFT_BASE:
         card, pile = divmod(code - 1, 8)
-        return _place(state, card, pile)
+        return place_refusal(hand, state._piles, card, pile, kings_first)
     source, target = divmod(code - SHIFT_BASE, 8)
-    return _shift(state, source, target)
+    return shift_refusal(hand, state._piles, source, target, rules.pile_moves, kings_first)
+
+
+def end_refusal(hand: Hand, piles: Piles, kings_first: bool) -> Refusal | None:
+    """Why the player holding ``hand`` may not end the turn (None: they may)."""
+    return ("kings_first", {}) if kings_first and _kings_due(hand, piles) else None
+
+
+def place_refusal(
+    hand: Hand, piles: Piles, card: int, pile: int, kings_first: bool
+) -> Refusal | None:
+    """Why ``card`` from ``hand`` may not go on pile number ``pile`` (None: it may)."""
+    if card not in hand:
+        return ("not_in_hand", {"card": TEXT[card]})
+    dest = piles[pile]
+    king = KING[card]
+    if kings_first and not (king and pile >= 4 and not dest) and _kings_due(hand, piles):
+        return ("kings_first", {})
+    if dest:
+        return build_refusal(card, dest[-1])
+    if pile < 4:
+        return ("king_to_centre", {"card": TEXT[card]}) if king else None
+    return None if king else ("corner_needs_king", {"card": TEXT[card]})
+
+
+def shift_refusal(
+    hand: Hand, piles: Piles, source: int, target: int, pile_moves: bool, kings_first: bool
+) -> Refusal | None:
+    """Why the whole pile ``source`` may not move onto pile ``target`` (None: it may)."""
+    if not pile_moves:
+        return ("pile_moves_off", {})
+    if kings_first and _kings_due(hand, piles):
+        return ("kings_first", {})
+    name = PILE_NAMES[source]
+    if source >= 4:
+        return ("corner_never_moves", {"pile": name})
+    src = piles[source]
+    if not src:
+        return ("empty_source", {"pile": name})
+    if source == target:
+        return ("onto_itself", {"pile": name})
+    dest = piles[target]
+    head = src[0]
+    if dest:
+        refused = build_refusal(head, dest[-1])
+        if refused is not None:
+            refused[1]["pile"] = name
+        return refused
+    if target < 4:
+        return ("pile_to_empty_centre", {"pile": name})
+    return None if KING[head] else ("pile_corner_needs_king", {"pile": name, "card": TEXT[head]})
+
+
+def illegal(refused: Refusal) -> IllegalMove:
+    """The `IllegalMove` for a refusal: its sentence, key and params."""
+    key, params = refused
+    return IllegalMove(text(key, params), key=key, params=params)
+
+
+def _kings_due(hand: Hand, piles: Piles) -> bool:
+    return any(KING[c] for c in hand) and any(not piles[i] for i in CORNERS)
+
+
+# -- playing -------------------------------------------------------------------------------
+def play(state: State, move: Move | str) -> State:
+    """Apply one move and return the new state; `IllegalMove` (with ``.reason``, ``.key``,
+    ``.params``) if the rules forbid it, `MoveError` if ``move`` is not a move at all.
+    ``state`` never changes."""
+    if not isinstance(move, Move):
+        move = Move.parse(move)
+    return _apply(state, move, None)
+
+
+def play_events(state: State, move: Move | str) -> tuple[State, list[Event]]:
+    """`play`, and what happened (see the module docstring for the events)."""
+    if not isinstance(move, Move):
+        move = Move.parse(move)
+    events: list[Event] = []
+    return _apply(state, move, events), events
+
+
+def _apply(state: State, move: Move, events: list[Event] | None) -> State:
+    if state._outcome != RUNNING:
+        raise illegal(("round_over", {}))
+    code = move.code
+    if code == END_CODE:
+        return _end_turn(state, events)
+    if code < SHIFT_BASE:
+        card, pile = divmod(code - 1, 8)
+        return _place(state, card, pile, events)
+    source, target = divmod(code - SHIFT_BASE, 8)
+    return _shift(state, source, target, events)
 
 
 def undo(state: State) -> State:
     """The state before the last play or pile move of the current turn. Never undoes a draw
     or a hand-off: with nothing to undo it raises `IllegalMove`."""
     if state._outcome != RUNNING:
-        raise IllegalMove("the round is over")
+        raise illegal(("round_over", {}))
     if not state._undo:
-        raise IllegalMove("nothing to undo in this turn")
+        raise illegal(("nothing_to_undo", {}))
     hand, piles = state._undo[-1]
     seat = state._to_play
     hands = (*state._hands[:seat], hand, *state._hands[seat + 1 :])
@@ -124,88 +309,59 @@ def begin_turn(
     piles: Piles,
     stock: Hand,
     drawn: tuple[int, int] | None,
+    events: list[Event] | None = None,
 ) -> State:
     """The state at the start of ``seat``'s turn: the draw-first draw, then KC-20."""
+    if events is not None:
+        events.append(Event("turn", seat, {"turn": turn}))
     if rules.draw == "first" and stock:
         card = stock[0]
         stock = stock[1:]
         hands = (*hands[:seat], hands[seat] + (card,), *hands[seat + 1 :])
         drawn = (seat, card)
+        if events is not None:
+            events.append(_draw_event(seat, card))
     outcome = RUNNING
     if any(not h for h in hands):
         outcome = WENT_OUT
     elif not stock and is_blocked(hands, piles, rules.pile_moves):
         outcome = BLOCKED
-    return State(rules, players, seat, turn, hands, piles, stock, (), outcome, drawn)
+    state = State(rules, players, seat, turn, hands, piles, stock, (), outcome, drawn)
+    if events is not None and outcome != RUNNING:
+        events.append(_round_over(state))
+    return state
 
 
-def is_blocked(hands: tuple[Hand, ...], piles: Piles, pile_moves: bool) -> bool:
-    """True when no hand can place any card and no pile move exists (KC-20, stock aside)."""
-    tails = [p[-1] for p in piles if p]
-    empty_centre = any(not piles[i] for i in CENTRE)
-    empty_corner = any(not piles[i] for i in CORNERS)
-    for hand in hands:
-        for c in hand:
-            if KING[c]:
-                if empty_corner:
-                    return False
-            elif empty_centre or any(ON[c][t] for t in tails):
-                return False
-    if pile_moves:
-        for s in CENTRE:
-            src = piles[s]
-            if src:
-                head = src[0]
-                if KING[head]:
-                    if empty_corner:
-                        return False
-                elif any(ON[head][t] for t in tails):
-                    return False
-    return True
+def _draw_event(seat: int, card: int, *, public: bool = False) -> Event:
+    face = {"card": TEXT[card]}
+    return Event("draw", seat, face if public else {}, private=face, owner=seat)
 
 
-def _kings_due(hand: Hand, piles: Piles) -> bool:
-    return any(KING[c] for c in hand) and any(not piles[i] for i in CORNERS)
+def _round_over(state: State) -> Event:
+    return Event(
+        "round_over",
+        None,
+        {
+            "ending": state.ending,
+            "winners": list(state.winners or ()),
+            "penalties": list(state.penalties or ()),
+        },
+    )
 
 
-def build_reason(card: int, tail: int) -> str | None:
-    """Why ``card`` cannot go on ``tail`` (None when it can)."""
-    if ON[card][tail]:
-        return None
-    if RANK[tail] == 1:
-        return f"nothing goes on an Ace ({TEXT[tail]})"
-    if KING[card]:
-        return f"a King only starts an empty corner, it cannot go on {TEXT[tail]}"
-    if RANK[card] + 1 != RANK[tail]:
-        return f"{TEXT[card]} is not one rank below {TEXT[tail]}"
-    return f"{TEXT[card]} is {colour_word(card)} like {TEXT[tail]}"
-
-
-def _place(state: State, card: int, pile: int) -> State:
+def _place(state: State, card: int, pile: int, events: list[Event] | None) -> State:
     seat = state._to_play
     hand = state._hands[seat]
     piles = state._piles
-    if card not in hand:
-        raise IllegalMove(f"{TEXT[card]} is not in your hand")
-    king_to_corner = KING[card] and pile >= 4 and not piles[pile]
-    if state._rules.kings == "first" and not king_to_corner and _kings_due(hand, piles):
-        raise IllegalMove(_KINGS_FIRST)
-    dest = piles[pile]
-    if dest:
-        reason = build_reason(card, dest[-1])
-        if reason:
-            raise IllegalMove(reason)
-    elif pile < 4:
-        if KING[card]:
-            raise IllegalMove("a King cannot go to an empty centre pile")
-    elif not KING[card]:
-        raise IllegalMove(f"only a King can start an empty corner, not {TEXT[card]}")
+    refused = place_refusal(hand, piles, card, pile, state._rules.kings == "first")
+    if refused is not None:
+        raise illegal(refused)
     i = hand.index(card)
     new_hand = hand[:i] + hand[i + 1 :]
-    new_piles = (*piles[:pile], (*dest, card), *piles[pile + 1 :])
+    new_piles = (*piles[:pile], (*piles[pile], card), *piles[pile + 1 :])
     # Going out ends the round on the spot (KC-18): nothing is left to undo.
     undo: tuple[Snapshot, ...] = (*state._undo, (hand, piles)) if new_hand else ()
-    return State(
+    new = State(
         state._rules,
         state._players,
         seat,
@@ -217,41 +373,28 @@ def _place(state: State, card: int, pile: int) -> State:
         RUNNING if new_hand else WENT_OUT,
         state._drawn,
     )
+    if events is not None:
+        events.append(Event("play", seat, {"card": TEXT[card], "pile": PILE_NAMES[pile]}))
+        if not new_hand:
+            events.append(_round_over(new))
+    return new
 
 
-def _shift(state: State, source: int, target: int) -> State:
+def _shift(state: State, source: int, target: int, events: list[Event] | None) -> State:
     rules = state._rules
     piles = state._piles
     seat = state._to_play
     hand = state._hands[seat]
-    if not rules.pile_moves:
-        raise IllegalMove("pile moves are off in these rules")
-    if rules.kings == "first" and _kings_due(hand, piles):
-        raise IllegalMove(_KINGS_FIRST)
-    name = PILE_NAMES[source]
-    if source >= 4:
-        raise IllegalMove(f"a corner pile never moves ({name} is a corner)")
-    src = piles[source]
-    if not src:
-        raise IllegalMove(f"pile {name} is empty")
-    if source == target:
-        raise IllegalMove("a pile cannot move onto itself")
-    dest = piles[target]
-    head = src[0]
-    if dest:
-        reason = build_reason(head, dest[-1])
-        if reason:
-            raise IllegalMove(f"{name} starts with {TEXT[head]}: {reason}")
-    elif target < 4:
-        raise IllegalMove("a pile never moves into an empty centre pile")
-    elif not KING[head]:
-        raise IllegalMove(
-            f"only a pile headed by a King can move to an empty corner "
-            f"({name} starts with {TEXT[head]})"
-        )
+    refused = shift_refusal(hand, piles, source, target, rules.pile_moves, rules.kings == "first")
+    if refused is not None:
+        raise illegal(refused)
     new_piles = list(piles)
-    new_piles[target] = dest + src
+    new_piles[target] = piles[target] + piles[source]
     new_piles[source] = ()
+    if events is not None:
+        events.append(
+            Event("pile_move", seat, {"from": PILE_NAMES[source], "to": PILE_NAMES[target]})
+        )
     return State(
         rules,
         state._players,
@@ -266,15 +409,18 @@ def _shift(state: State, source: int, target: int) -> State:
     )
 
 
-def _end_turn(state: State) -> State:
+def _end_turn(state: State, events: list[Event] | None) -> State:
     rules = state._rules
     seat = state._to_play
     hands = state._hands
     piles = state._piles
     stock = state._stock
     drawn = state._drawn
-    if rules.kings == "first" and _kings_due(hands[seat], piles):
-        raise IllegalMove(_KINGS_FIRST)
+    refused = end_refusal(hands[seat], piles, rules.kings == "first")
+    if refused is not None:
+        raise illegal(refused)
+    if events is not None:
+        events.append(Event("end_turn", seat))
     if rules.draw == "last" and stock:
         card = stock[0]
         stock = stock[1:]
@@ -283,7 +429,16 @@ def _end_turn(state: State) -> State:
         if KING[card] and corner is not None:
             # KC-14: a drawn King goes straight to the first empty corner.
             piles = (*piles[:corner], (card,), *piles[corner + 1 :])
+            if events is not None:
+                events.append(_draw_event(seat, card, public=True))
+                events.append(
+                    Event("king_to_corner", seat, {"card": TEXT[card], "pile": PILE_NAMES[corner]})
+                )
         else:
             hands = (*hands[:seat], hands[seat] + (card,), *hands[seat + 1 :])
+            if events is not None:
+                events.append(_draw_event(seat, card))
     nxt = (seat + 1) % state._players
-    return begin_turn(rules, state._players, nxt, state._turn + 1, hands, piles, stock, drawn)
+    return begin_turn(
+        rules, state._players, nxt, state._turn + 1, hands, piles, stock, drawn, events
+    )

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
+from cardtable.interface import Event
+
 from . import engine
 from .deal import deal
 from .moves import Move
@@ -125,6 +127,11 @@ class Match:
     def play(self, move: Move | str) -> Match:
         return self._with(self._past, engine.play(self._state, move))
 
+    def play_events(self, move: Move | str) -> tuple[Match, list[Event]]:
+        """`play`, and the round's events (see `engine.play_events`)."""
+        state, events = engine.play_events(self._state, move)
+        return self._with(self._past, state), events
+
     def undo(self) -> Match:
         return self._with(self._past, engine.undo(self._state))
 
@@ -138,9 +145,9 @@ class Match:
         past = (*self._past, current)
         return self._with(past, self._deal(len(past)))
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """The round's `view` for ``seat`` plus round, rounds, results, totals and the match
-        result."""
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The round's `view` for ``seat`` (None: a spectator) plus round, rounds, results,
+        totals and the match result."""
         v = state_view(self._state, seat)
         v.update(
             round=self.round,

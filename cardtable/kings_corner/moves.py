@@ -7,7 +7,13 @@ Notation (``Move.parse(str(m)) == m``):
 - ``"end"``: end the turn (under draw-last this draws).
 
 `MoveError` means the text or value is not a move at all; `IllegalMove` means a well-formed
-move that the rules forbid in the position. Neither is a subclass of the other.
+move that the rules forbid in the position (``.reason`` in words, ``.key`` and ``.params``
+for a translated message, see `reasons`). Both are the shared errors of every game,
+defined once in `cardtable.interface` and re-exported here. Neither is a subclass of the other.
+
+Each move also has an integer code (``Move.code``), the engine's own numbering:
+``END_CODE`` (0), ``PLACE_BASE + card * 8 + pile`` for a play, ``SHIFT_BASE + source * 8 +
+target`` for a pile move; `by_code` gives the shared `Move` for a code.
 """
 
 from __future__ import annotations
@@ -15,21 +21,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardtable.cards import Card, CardError
+from cardtable.interface import Event, IllegalMove, MoveError
 
 from ._tables import CARDS, PILE_INDEX, PILE_NAMES
 
-
-class MoveError(ValueError):
-    """Text (or a Move value) that is not a move in the notation."""
-
-
-class IllegalMove(ValueError):
-    """A well-formed move the rules forbid here; ``.reason`` says why in plain words."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
+__all__ = [
+    "ALL",
+    "END",
+    "END_CODE",
+    "PLACE",
+    "PLACE_BASE",
+    "SHIFT",
+    "SHIFT_BASE",
+    "Event",
+    "IllegalMove",
+    "Move",
+    "MoveError",
+    "by_code",
+]
 
 END_CODE = 0
 PLACE_BASE = 1  # 1 + card * 8 + pile
@@ -134,6 +143,18 @@ _BY_TEXT: dict[str, Move] = {"END": END}
 for _row in (*PLACE, *SHIFT):
     for _m in _row:
         _BY_TEXT[str(_m)] = _m
+
+
+ALL: tuple[Move, ...] = (END, *(m for row in (*PLACE, *SHIFT) for m in row))
+"""Every well-formed move (481): "end", the 416 plays, the 64 pile moves."""
+
+# BY_CODE[code] is the shared Move for an engine code (None between the two ranges).
+BY_CODE: tuple[Move | None, ...] = tuple(
+    {m.code: m for m in ALL}.get(code) for code in range(SHIFT_BASE + 64)
+)
+# The same tables as PLACE and SHIFT holding codes instead of moves (for `engine.generate`).
+PLACE_CODE: tuple[tuple[int, ...], ...] = tuple(tuple(m.code for m in row) for row in PLACE)
+SHIFT_CODE: tuple[tuple[int, ...], ...] = tuple(tuple(m.code for m in row) for row in SHIFT)
 
 
 def by_code(code: int) -> Move:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from typing import Any, Literal, cast
 
 Draw = Literal["first", "last"]
@@ -49,6 +50,19 @@ class Rules:
                 f"unknown rule set {name!r} (expected one of {', '.join(PRESETS)})"
             ) from None
 
+    @classmethod
+    def from_options(cls, value: Any) -> Rules:
+        """Rules from a preset name (``"standard"``) or a mapping of options, each option
+        missing from it keeping its standard value; `RulesError` for anything else."""
+        if isinstance(value, str):
+            return cls.preset(value)
+        if not isinstance(value, Mapping):
+            raise RulesError(f"rules must be a preset name or a mapping of options: {value!r}")
+        unknown = set(value) - _OPTIONS
+        if unknown:
+            raise RulesError(f"unknown rule options {sorted(map(str, unknown))}")
+        return cls(**value)
+
     @property
     def name(self) -> str:
         """The preset this combination equals, or ``"custom"``."""
@@ -82,3 +96,4 @@ PRESETS: dict[str, Rules] = {
     "draw-last": Rules("last", True, "first", "stay"),
     "simple": Rules("first", False, "optional", "corner"),
 }
+_OPTIONS = frozenset(f.name for f in fields(Rules))

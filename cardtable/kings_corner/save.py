@@ -1,5 +1,8 @@
 """Versioned JSON for states (``"format": "kings-corner/1"``), validated on load.
 
+`dump` and `load` work on a round's fields (`Fields`, the arguments of `State` in order),
+so this module needs no `State` and `State.to_dict` / `State.from_dict` use it directly.
+
 The saved form carries the undo history of the current turn, so undo still works after a
 save and load. Loading refuses an unknown format, unknown or duplicate cards, badly built
 piles, wrong sizes and inconsistent endings with a `StateError` naming the problem.
@@ -7,20 +10,46 @@ piles, wrong sizes and inconsistent endings with a `StateError` naming the probl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._tables import PILE_NAMES, TEXT
-from .deal import _codes, check_position, piles_from_names
-from .engine import is_blocked
+from .position import (
+    BLOCKED,
+    RUNNING,
+    WENT_OUT,
+    Hand,
+    Piles,
+    Snapshot,
+    StateError,
+    card_codes,
+    check_position,
+    is_blocked,
+    piles_from_names,
+)
 from .rules import Rules, RulesError
-from .state import BLOCKED, RUNNING, WENT_OUT, Hand, Piles, Snapshot, State, StateError
 
 FORMAT = "kings-corner/1"
 _ENDINGS = {None: RUNNING, "out": WENT_OUT, "blocked": BLOCKED}
+_ENDING_NAMES = {v: k for k, v in _ENDINGS.items()}
 _KEYS = {
     "format", "rules", "players", "to_play", "turn", "hands", "piles", "stock", "undo",
     "ending", "last_draw",
 }  # fmt: skip
+
+
+class Fields(NamedTuple):
+    """A round's fields in the order `State` takes them."""
+
+    rules: Rules
+    players: int
+    to_play: int
+    turn: int
+    hands: tuple[Hand, ...]
+    piles: Piles
+    stock: Hand
+    undo: tuple[Snapshot, ...]
+    outcome: int
+    drawn: tuple[int, int] | None
 
 
 def _cards(cards: Hand) -> list[str]:
@@ -31,23 +60,25 @@ def _piles(piles: Piles) -> dict[str, list[str]]:
     return {n: _cards(p) for n, p in zip(PILE_NAMES, piles, strict=True)}
 
 
-def state_to_dict(s: State) -> dict[str, Any]:
+def dump(f: Fields) -> dict[str, Any]:
+    """The saved form of a round."""
     return {
         "format": FORMAT,
-        "rules": s._rules.to_dict(),
-        "players": s._players,
-        "to_play": s._to_play,
-        "turn": s._turn,
-        "hands": [_cards(h) for h in s._hands],
-        "piles": _piles(s._piles),
-        "stock": _cards(s._stock),
-        "undo": [{"hand": _cards(h), "piles": _piles(p)} for h, p in s._undo],
-        "ending": s.ending,
-        "last_draw": None if s._drawn is None else [s._drawn[0], TEXT[s._drawn[1]]],
+        "rules": f.rules.to_dict(),
+        "players": f.players,
+        "to_play": f.to_play,
+        "turn": f.turn,
+        "hands": [_cards(h) for h in f.hands],
+        "piles": _piles(f.piles),
+        "stock": _cards(f.stock),
+        "undo": [{"hand": _cards(h), "piles": _piles(p)} for h, p in f.undo],
+        "ending": _ENDING_NAMES[f.outcome],
+        "last_draw": None if f.drawn is None else [f.drawn[0], TEXT[f.drawn[1]]],
     }
 
 
-def state_from_dict(d: Any) -> State:
+def load(d: Any) -> Fields:
+    """A saved round's fields, validated; `StateError` says what is wrong."""
     if not isinstance(d, dict):
         raise StateError(f"a saved state must be an object, got {type(d).__name__}")
     if d.get("format") != FORMAT:
@@ -69,9 +100,9 @@ def state_from_dict(d: Any) -> State:
         raise StateError(f"turn must be a positive integer, got {turn!r}")
     if not isinstance(d["hands"], list) or len(d["hands"]) != players:
         raise StateError(f"hands must be a list of {players} hands")
-    hands = tuple(tuple(_codes(h, f"hand {i}")) for i, h in enumerate(d["hands"]))
+    hands = tuple(tuple(card_codes(h, f"hand {i}")) for i, h in enumerate(d["hands"]))
     piles = piles_from_names(d["piles"])
-    stock = tuple(_codes(d["stock"], "stock"))
+    stock = tuple(card_codes(d["stock"], "stock"))
     check_position(hands, piles, stock)
     if d["ending"] not in _ENDINGS:
         raise StateError(f"ending must be null, 'out' or 'blocked', got {d['ending']!r}")
@@ -85,7 +116,7 @@ def state_from_dict(d: Any) -> State:
     if outcome != RUNNING and undo:
         raise StateError("a finished round has no undo history")
     drawn = _load_draw(d["last_draw"], players)
-    return State(rules, players, to_play, turn, hands, piles, stock, undo, outcome, drawn)
+    return Fields(rules, players, to_play, turn, hands, piles, stock, undo, outcome, drawn)
 
 
 def _load_undo(raw: Any, hand: Hand, piles: Piles) -> tuple[Snapshot, ...]:
@@ -97,7 +128,7 @@ def _load_undo(raw: Any, hand: Hand, piles: Piles) -> tuple[Snapshot, ...]:
     for i, snap in enumerate(raw):
         if not isinstance(snap, dict) or set(snap) != {"hand", "piles"}:
             raise StateError(f"undo step {i} must have hand and piles")
-        h = tuple(_codes(snap["hand"], f"undo step {i} hand"))
+        h = tuple(card_codes(snap["hand"], f"undo step {i} hand"))
         p = piles_from_names(snap["piles"])
         check_position((h,), p, ())
         if sorted(h + tuple(c for q in p for c in q)) != current:
@@ -113,4 +144,4 @@ def _load_draw(raw: Any, players: int) -> tuple[int, int] | None:
         raise StateError(f"last_draw must be [seat, card] or null, got {raw!r}")
     if not 0 <= raw[0] < players:
         raise StateError(f"last_draw seat out of range: {raw[0]!r}")
-    return (raw[0], _codes([raw[1]], "last_draw")[0])
+    return (raw[0], card_codes([raw[1]], "last_draw")[0])

@@ -7,22 +7,26 @@ only through `play` / `undo` (module ``engine``), which return new states.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from cardtable.cards import Card
 
+from . import save
 from ._tables import CARDS, PENALTY, PILE_NAMES
+from .position import BLOCKED as BLOCKED
+from .position import RUNNING as RUNNING
+from .position import WENT_OUT as WENT_OUT
+from .position import Hand as Hand
+from .position import Piles as Piles
+from .position import Snapshot as Snapshot
+from .position import StateError as StateError
 from .rules import Rules
 
-Hand = tuple[int, ...]
-Piles = tuple[Hand, ...]  # eight piles in PILE_NAMES order, head first
-Snapshot = tuple[Hand, Piles]  # the player's hand and the piles before one in-turn action
 
-RUNNING, WENT_OUT, BLOCKED = 0, 1, 2
-
-
-class StateError(ValueError):
-    """An impossible position or a saved state that does not load; the message says why."""
+def penalty(cards: Iterable[Card]) -> int:
+    """The penalty of cards left in a hand: 1 per card, 10 per King (KC-21)."""
+    return sum(PENALTY[c.index] for c in cards)
 
 
 class State:
@@ -184,13 +188,9 @@ class State:
     # -- saving ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """Versioned JSON-ready dict (``"format": "kings-corner/1"``), undo history included."""
-        from .save import state_to_dict
-
-        return state_to_dict(self)
+        return save.dump(save.Fields(*self._key()))
 
     @classmethod
     def from_dict(cls, d: Any) -> State:
         """Load and validate a saved state; raises `StateError` with a reason."""
-        from .save import state_from_dict
-
-        return state_from_dict(d)
+        return cls(*save.load(d))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardtable import kings_corner as kc
 
@@ -25,6 +25,14 @@ Entry = dict[str, Any]
 
 class TableError(ValueError):
     """A saved table that does not load."""
+
+
+class Played(NamedTuple):
+    """One step played at a table: the new table, its log entries, the engine's events."""
+
+    table: Table
+    entries: list[Entry]
+    events: list[kc.Event]
 
 
 @dataclass(frozen=True)
@@ -86,24 +94,29 @@ class Table:
         return None if self.phase == "handoff" else self.revealed
 
     def view(self) -> dict[str, Any]:
-        """The engine's view for the viewer; with no viewer every hand is hidden."""
-        viewer = self.viewer
-        v = kc.view(self.match.state, 0 if viewer is None else viewer)
-        if viewer is None:
-            v.update(seat=None, hand=[], legal_moves=[], can_undo=False, last_draw=None)
-        return v
+        """The engine's view for the viewer; with no viewer, the spectator's (no hand)."""
+        return kc.view(self.match.state, self.viewer)
 
     # -- changes -----------------------------------------------------------------------
     def played(
         self, seat: int, move: kc.Move | str, *, computer: bool
     ) -> tuple[Table, list[Entry]]:
         """The table after ``seat`` plays ``move`` (raises the engine's errors), and the
-        log entries it adds."""
+        log entries it adds (`played_events` also gives the engine's events)."""
+        table, entries, _ = self.played_events(seat, move, computer=computer)
+        return table, entries
+
+    def played_events(self, seat: int, move: kc.Move | str, *, computer: bool) -> Played:
+        """`played`, with the engine's events of the move."""
         before = self.match
-        match = before.play(move)
+        match, events = before.play_events(move)
         entries = [self._entry(seat, str(move), before)]
-        if str(move) == "end":
-            entries += _drawn_kings(seat, before, match)
+        # A King drawn under draw-last goes straight to a corner: log it (it is on the table).
+        entries += [
+            self._entry(seat, f"draw-king {e.public['pile']}", before)
+            for e in events
+            if e.kind == "king_to_corner"
+        ]
         revealed = self.revealed
         if str(move) == "end" and len(self.humans) > 1:
             revealed = None  # the next person must not see this hand (KC-7)
@@ -111,7 +124,8 @@ class Table:
         if (match.round, match.state.turn) != (before.round, before.state.turn):
             steps = 0
         log = (*self.log, *entries)
-        return replace(self, match=match, revealed=revealed, log=log, steps=steps), entries
+        table = replace(self, match=match, revealed=revealed, log=log, steps=steps)
+        return Played(table, entries, events)
 
     def undone(self) -> Table:
         match = self.match.undo()
@@ -150,20 +164,3 @@ class Table:
 def _first_shown(seats: tuple[Seat, ...], match: kc.Match) -> int | None:
     humans = [i for i, (kind, _) in enumerate(seats) if kind == "human"]
     return humans[0] if len(humans) == 1 else None
-
-
-def _drawn_kings(seat: int, before: kc.Match, after: kc.Match) -> list[Entry]:
-    """Under draw-last a drawn King goes straight to a corner: log it (it is on the table)."""
-    if after.round != before.round:
-        return []
-    old, new = before.state.piles, after.state.piles
-    return [
-        {
-            "seat": seat,
-            "move": f"draw-king {name}",
-            "turn": before.state.turn,
-            "round": before.round,
-        }
-        for name in ("NE", "SE", "SW", "NW")
-        if not old[name] and new[name]
-    ]

@@ -7,7 +7,7 @@ keeps private (the deck order, other hands) has no field here, so it cannot be s
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import (
     BaseModel,
@@ -18,6 +18,7 @@ from pydantic import (
     StrictBool,
     model_validator,
 )
+from typing_extensions import TypedDict  # pydantic reads typing's TypedDict only from 3.12
 
 Table = Literal["american", "british"]
 Level = Literal["easy", "normal", "hard"]
@@ -239,6 +240,63 @@ class RulesOut(Response):
     dealt_kings: Literal["stay", "corner"]
 
 
+class KCBuild(Response):
+    what: Literal["build"]
+    rank: str = Field(description="The rank it takes, in card notation: A 2-9 T J Q K.")
+    colour: Literal["red", "black"]
+
+
+class KCTakesOne(Response):
+    what: Literal["king", "any_but_king", "nothing"] = Field(
+        description="An empty corner takes a King, an empty centre pile any card but a King, "
+        "an Ace nothing."
+    )
+
+
+KCAccepts = Annotated[KCBuild | KCTakesOne, Field(discriminator="what")]
+
+
+class KCRefusal(Response):
+    key: str = Field(description="Why, as a stable key (docs/kings-corner-engine.md).")
+    params: dict[str, str] = Field(description="The cards and piles the reason names.")
+
+
+class KCRefusals(TypedDict, total=False):
+    """Only for the seat to play (else empty): why each hand card may not go on each pile
+    where it is refused, and why each centre pile may not move onto each target."""
+
+    cards: dict[str, dict[str, KCRefusal]]
+    piles: dict[str, dict[str, KCRefusal]]
+
+
+class KCTurnStart(TypedDict):
+    """The board when the turn began (after its draw); ``hand`` only for the seat to play."""
+
+    piles: dict[str, list[str]]
+    hand: NotRequired[list[str]]
+
+
+KCEvent = TypedDict(
+    "KCEvent",
+    {
+        "kind": Literal[
+            "play", "pile_move", "end_turn", "draw", "king_to_corner", "turn", "round_over"
+        ],
+        "seat": int | None,
+        "card": NotRequired[str],
+        "pile": NotRequired[str],
+        "from": NotRequired[str],
+        "to": NotRequired[str],
+        "turn": NotRequired[int],
+        "ending": NotRequired[Literal["out", "blocked"]],
+        "winners": NotRequired[list[int]],
+        "penalties": NotRequired[list[int]],
+    },
+)
+"""One thing that happened in the request, as the viewer may see it (a drawn card's face
+only in the drawer's own view)."""
+
+
 class KCView(Response):
     game: Literal["kings-corner"]
     seat: int | None
@@ -259,6 +317,9 @@ class KCView(Response):
     ending: Literal["out", "blocked"] | None
     penalties: list[int] | None
     winners: list[int] | None
+    accepts: dict[str, KCAccepts]
+    refusals: KCRefusals
+    turn_start: KCTurnStart
 
 
 class KCRoundResult(Response):
@@ -297,6 +358,9 @@ class KCGame(Response):
     match: KCMatch
     log: list[KCLogEntry]
     step: KCStep | None = None
+    events: list[KCEvent] = Field(
+        default_factory=list, description="What this request did, newest last; [] for reads."
+    )
 
 
 class KCConflict(ErrorBody):

@@ -13,9 +13,10 @@ import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request
+from pydantic import TypeAdapter
 
 from cardtable import kings_corner as kc
-from cardtable.kings_corner.cpu import choose_move
+from cardtable.kings_corner.cpu import STRENGTHS, choose_move
 
 from . import games
 from .errors import damaged, illegal, invalid, responses, wrong_phase
@@ -25,6 +26,7 @@ from .models import (
     CustomRules,
     HumanSeatOut,
     KCConflict,
+    KCEvent,
     KCGame,
     KCLogEntry,
     KCMatch,
@@ -48,9 +50,11 @@ log = logging.getLogger("cardtable.server")
 router = APIRouter(prefix="/api/kings-corner", tags=["kings-corner"])
 _READ = responses(401, 404)
 _WRITE = responses(401, 404, 409, 413, 422, conflict=KCConflict)
+_EVENTS = TypeAdapter(list[KCEvent])
 
 
 def render(record: GameRecord, step: KCStep | None = None) -> KCGame:
+    """The saved game as its viewer sees it now (no events: nothing happened in this request)."""
     return _render(record.id, record.version, _table(record), step)
 
 
@@ -78,10 +82,15 @@ def _table(record: GameRecord) -> Table:
     return table
 
 
-STRENGTHS = ("easy", "normal", "strong")
-
-
-def _render(game_id: str, version: int, table: Table, step: KCStep | None) -> KCGame:
+def _render(
+    game_id: str,
+    version: int,
+    table: Table,
+    step: KCStep | None,
+    events: list[kc.Event] | None = None,
+) -> KCGame:
+    """The answer: the table as its viewer sees it, and this request's events as the viewer
+    may see them (a drawn card's face only in the drawer's own view)."""
     m = table.match
     results = [
         KCRoundResult(
@@ -105,6 +114,7 @@ def _render(game_id: str, version: int, table: Table, step: KCStep | None) -> KC
         ),
         log=[KCLogEntry.model_validate(e) for e in table.log],
         step=step,
+        events=_EVENTS.validate_python([e.seen_by(table.viewer) for e in events or ()]),
     )
 
 
@@ -144,6 +154,7 @@ def _save(
     entries: list[Entry],
     keep: int,
     step: KCStep | None = None,
+    events: list[kc.Event] | None = None,
 ) -> KCGame:
     table = table.trimmed(keep)
     saved = games.save(
@@ -155,7 +166,7 @@ def _save(
         log=entries,
         result=_result(table),
     )
-    return _render(saved.id, saved.version, table, step)
+    return _render(saved.id, saved.version, table, step, events)
 
 
 def _require(table: Table, phase: str) -> None:
@@ -174,13 +185,8 @@ _PHASE_HINT = {
 
 def _rules(body: KCNewGame) -> kc.Rules:
     if isinstance(body.rules, CustomRules):
-        return kc.Rules(
-            draw=body.rules.draw,
-            pile_moves=body.rules.pile_moves,
-            kings=body.rules.kings,
-            dealt_kings=body.rules.dealt_kings,
-        )
-    return kc.Rules.preset(body.rules.preset)
+        return kc.Rules.from_options(body.rules.model_dump())
+    return kc.Rules.from_options(body.rules.preset)
 
 
 @router.post("/games", status_code=201, response_model=KCGame, responses=_WRITE)
@@ -213,12 +219,14 @@ def move(
     _require(table, "play")
     try:
         parsed = kc.Move.parse(body.move)
-        table, entries = table.played(table.match.state.to_play, parsed, computer=False)
+        table, entries, events = table.played_events(
+            table.match.state.to_play, parsed, computer=False
+        )
     except kc.MoveError as exc:
         raise invalid(f"move: {exc}") from None
     except kc.IllegalMove as exc:
         raise illegal(exc.reason) from None
-    return _save(store, record, table, entries, runtime.settings.log_recent)
+    return _save(store, record, table, entries, runtime.settings.log_recent, events=events)
 
 
 @router.post("/games/{game_id}/undo", response_model=KCGame, responses=_WRITE)
@@ -265,15 +273,14 @@ def computer_step(
         if table.steps >= MAX_COMPUTER_STEPS:
             raise ValueError("the computer's turn ran too long")
         chosen = choose_move(table.match.view(seat), strength, table.computer_rng())
-        table, entries = table.played(seat, chosen, computer=True)
+        table, entries, events = table.played_events(seat, chosen, computer=True)
     except ValueError as exc:
-        # A computer player's mistake must not stall the game: log it and end the turn
-        # (or place the compulsory King under kings-first).
+        # A computer player's mistake must not stall the game: log it and make the move
+        # that changes least (end the turn, or place the compulsory King under kings-first).
         log.error("computer seat %d chose %r: %s", seat, chosen, exc)
-        legal = kc.legal_moves(state)
-        table, entries = table.played(seat, kc.END if kc.END in legal else legal[0], computer=True)
+        table, entries, events = table.played_events(seat, kc.default_move(state), computer=True)
     step = KCStep(seat=seat, move=entries[0]["move"])
-    return _save(store, record, table, entries, runtime.settings.log_recent, step)
+    return _save(store, record, table, entries, runtime.settings.log_recent, step, events)
 
 
 @router.post("/games/{game_id}/next-round", response_model=KCGame, responses=_WRITE)

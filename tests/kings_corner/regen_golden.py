@@ -1,8 +1,9 @@
 """Golden playthroughs of Kings Corner: record and replay whole games.
 
 Each file in ``tests/kings_corner/golden/`` holds one game: its rules, player count and
-seed, then every step (a move in notation, or ``"undo"``) with every seat's `view` after
-it. `test_golden.py` replays the steps and compares each view.
+seed, then every step (a move in notation, or ``"undo"``) with the events `play_events`
+reported (in full, private fields included) and every seat's `view` after it.
+`test_golden.py` replays the steps and compares the events and each view.
 
 Regenerate after an intended change to the engine or the view (then review the diff):
 
@@ -16,7 +17,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from cardtable.kings_corner import Rules, State, deal, legal_moves, play, undo, view
+from cardtable.kings_corner import Rules, State, deal, legal_moves, play_events, undo, view
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 
@@ -32,8 +33,17 @@ def views(state: State) -> list[dict[str, Any]]:
     return [view(state, seat) for seat in range(state.players)]
 
 
-def step(state: State, move: str) -> State:
-    return undo(state) if move == "undo" else play(state, move)
+def step(state: State, move: str) -> tuple[State, list[dict[str, Any]]]:
+    """The state after one recorded step and its events (each in full: the public and the
+    private fields and the owner; none for an undo)."""
+    if move == "undo":
+        return undo(state), []
+    state, events = play_events(state, move)
+    return state, [
+        {"kind": e.kind, "seat": e.seat, "public": dict(e.public), "private": dict(e.private),
+         "owner": e.owner}
+        for e in events
+    ]  # fmt: skip
 
 
 def record(players: int, rule_set: str, seed: int, player_seed: int) -> dict[str, Any]:
@@ -51,8 +61,8 @@ def record(players: int, rule_set: str, seed: int, player_seed: int) -> dict[str
             move = str(rng.choice(plays))
         else:
             move = "end"
-        state = step(state, move)
-        steps.append({"move": move, "views": views(state)})
+        state, events = step(state, move)
+        steps.append({"move": move, "events": events, "views": views(state)})
     return {
         "players": players,
         "rules": rule_set,

@@ -17,7 +17,8 @@ def test_golden_playthrough(name: str) -> None:
     state = deal(game["players"], Rules.preset(game["rules"]), game["seed"])
     assert views(state) == game["start"]
     for i, recorded in enumerate(game["steps"]):
-        state = step(state, recorded["move"])
+        state, events = step(state, recorded["move"])
+        assert events == recorded["events"], f"step {i}: {recorded['move']}"
         assert views(state) == recorded["views"], f"step {i}: {recorded['move']}"
     assert state.is_over
     assert state.to_dict() == game["final"]

@@ -26,6 +26,7 @@ from cardtable.kings_corner import (
     undo,
     view,
 )
+from cardtable.kings_corner.deal import redeal_hidden
 from cardtable.kings_corner.engine import is_blocked
 from cardtable.kings_corner.moves import PLACE, SHIFT
 
@@ -49,39 +50,6 @@ def choose(state: State, rng: random.Random, end_chance: float = 0.1) -> Move:
     return Move.end()
 
 
-def relabel_hidden(state: State, seat: int, rng: random.Random) -> State:
-    """The same position with the cards ``seat`` cannot see (other hands, stock) dealt out
-    again at random in the same sizes."""
-    hidden = [c for i, h in enumerate(state._hands) if i != seat for c in h]
-    hidden += list(state._stock)
-    shuffled = hidden[:]
-    rng.shuffle(shuffled)
-    mp = dict(zip(hidden, shuffled, strict=True))
-
-    def m(cards: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(mp.get(c, c) for c in cards)
-
-    hands = tuple(h if i == seat else m(h) for i, h in enumerate(state._hands))
-    undo_ = tuple(
-        (h if state._to_play == seat else m(h), p) for h, p in state._undo
-    )  # piles hold no hidden cards
-    drawn = state._drawn
-    if drawn is not None and drawn[0] != seat:
-        drawn = (drawn[0], mp.get(drawn[1], drawn[1]))
-    return State(
-        state._rules,
-        state._players,
-        state._to_play,
-        state._turn,
-        hands,
-        state._piles,
-        m(state._stock),
-        undo_,
-        state._outcome,
-        drawn,
-    )
-
-
 def check_invariants(s: State, rng: random.Random) -> None:
     codes = [c for h in s._hands for c in h] + [c for p in s._piles for c in p]
     codes += list(s._stock)
@@ -99,11 +67,14 @@ def check_invariants(s: State, rng: random.Random) -> None:
     assert is_blocked(s._hands, s._piles, s.rules.pile_moves) == (not anyone)
     seat = rng.randrange(s.players)
     v = view(s, seat)
-    if not s.is_over:  # once over, penalties (the score) reveal what was left in hand
-        assert view(relabel_hidden(s, seat, rng), seat) == v, "hidden cards do not show"
+    # Once over, the penalties are public: redeal_hidden then keeps Kings where Kings were.
+    assert view(redeal_hidden(s, seat, rng), seat) == v, "hidden cards do not show"
+    assert view(redeal_hidden(s, seat, rng), None) == view(s, None)
     others = {i: s.hands[i] for i in range(s.players) if i != seat}
     rebuilt = from_view(v, others, s.stock)
-    assert view(rebuilt, seat) == dict(v, can_undo=False)
+    # from_view has no undo history: its turn starts where the view stands.
+    start = {"piles": v["piles"], **({"hand": v["hand"]} if "hand" in v["turn_start"] else {})}
+    assert view(rebuilt, seat) == dict(v, can_undo=False, turn_start=start)
 
 
 @settings(max_examples=120, deadline=None)
