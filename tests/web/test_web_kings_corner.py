@@ -49,6 +49,16 @@ def api_view(page: Page) -> dict[str, Any]:
     return view
 
 
+# How the page words a hand card refused on a non-empty centre pile (kc.why.<key> in en.json).
+WHY_EN = {
+    "not_one_below": "is not one rank below the",
+    "same_colour": "is the same colour as the",
+    "on_ace": "Nothing goes on an ace",
+    "king_on_card": "A King cannot go on the",
+    "kings_first": "Kings first",
+}
+
+
 def first_card_move(state: kc.State) -> str | None:
     for m in kc.legal_moves(state):
         text = str(m)
@@ -447,10 +457,22 @@ def test_choices_cancel_and_wrong_piles_are_explained(page: Page, live_app: Fast
     pile(page, wrong).click()
     expect(page.locator("#message")).to_have_text("Only a King can open a corner.")
     expect(card(page, code)).to_have_attribute("aria-pressed", "true")
+    # A centre pile that refuses the card says why, in the server's terms (view.refusals).
+    refused = api_view(page)["refusals"]["cards"][code]
+    sources = {m.split(">")[0] for m in legal}
+    centre = next(p for p in CENTRE if p in refused and p not in sources and state.piles[p])
+    pile(page, centre).click()
+    expect(page.locator("#message")).to_contain_text(WHY_EN[refused[centre]["key"]])
+    expect(card(page, code)).to_have_attribute("aria-pressed", "true")
     # An empty area cancels.
     page.locator("#turn-line").click()
     expect(card(page, code)).to_have_attribute("aria-pressed", "false")
     expect(page.locator("#message")).to_have_text("Choice cancelled.")
+    # The same reason in Japanese.
+    page.locator("[data-set-lang=ja]").click()
+    card(page, code).click()
+    pile(page, wrong).click()
+    expect(page.locator("#message")).to_have_text("角を開けるのはキングだけです。")
 
 
 def test_settings_start_a_custom_match(

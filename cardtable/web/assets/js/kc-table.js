@@ -78,7 +78,7 @@ export function createTable(parts, { onPile, onCard }) {
       p.tail.hidden = n < 1;
       if (n >= 2) setFace(p.head, cards[0]);
       if (n >= 1) setFace(p.tail, cards[n - 1]);
-      p.empty.textContent = n === 0 ? emptySlotText(name) : "";
+      p.empty.textContent = n === 0 ? emptySlotText(view.accepts[name]) : "";
       p.tag.textContent = t(`kc.pile_short.${name}`);
       p.count.textContent = n > 1 ? String(n) : "";
       const target = ui.targets.has(name);
@@ -95,7 +95,7 @@ export function createTable(parts, { onPile, onCard }) {
       if (selected) extra.push(t("kc.pile_selected"));
       else if (movable) extra.push(t("kc.pile_movable"));
       if (target) extra.push(t("kc.pile_target"));
-      p.b.setAttribute("aria-label", capitalise(pileLabel(name, cards, extra)));
+      p.b.setAttribute("aria-label", capitalise(pileLabel(name, cards, view.accepts[name], extra)));
       if (selected || movable) p.b.setAttribute("aria-pressed", String(selected));
       else p.b.removeAttribute("aria-pressed");
     }

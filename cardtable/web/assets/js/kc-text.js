@@ -1,7 +1,8 @@
 /**
- * Words for the Kings Corner screen: seat names, pile names, what a pile accepts, the rules
- * in force and the sentence for each logged step. Only text: no legality is decided here
- * (legal moves come from the server's view).
+ * Words for the Kings Corner screen: seat names, pile names, what a pile accepts, why a move
+ * is refused, the rules in force and the sentence for each logged step or event. Only text:
+ * what a pile accepts (`view.accepts`), why a move is refused (`view.refusals`) and which
+ * moves are legal (`view.legal_moves`) all come from the server.
  */
 
 import { cardName } from "./cards.js";
@@ -10,8 +11,6 @@ import { t } from "./i18n.js";
 export const CENTRE = ["N", "E", "S", "W"];
 export const CORNERS = ["NE", "SE", "SW", "NW"];
 export const PILES = [...CENTRE, ...CORNERS];
-const RANKS = "A23456789TJQK";
-const RED = "HD";
 
 export function pileName(pile) {
   return t(`kc.pile.${pile}`);
@@ -39,23 +38,44 @@ export function seatRole(game, seat) {
   return s.kind === "human" ? t("kc.role.person") : t(`kc.strength.${s.strength}`);
 }
 
-/** "accepts a black 8", "takes only a King", ... for the pile's current tail. */
-export function acceptText(pile, cards) {
-  if (!cards.length) return t(isCorner(pile) ? "kc.accepts_king" : "kc.accepts_any_but_king");
-  const tail = cards[cards.length - 1];
-  const index = RANKS.indexOf(tail[0]);
-  if (index <= 0) return t("kc.accepts_nothing");
-  const colour = RED.includes(tail[1]) ? "black" : "red";
-  return t("kc.accepts", { colour: t(`kc.colour.${colour}`), rank: t(`rank.${RANKS[index - 1]}`) });
+/** "accepts a black 8", "takes only a King", ... for what a pile accepts (`view.accepts[pile]`). */
+export function acceptText(accept) {
+  if (accept.what === "build") {
+    return t("kc.accepts", { colour: t(`kc.colour.${accept.colour}`), rank: t(`rank.${accept.rank}`) });
+  }
+  return t(`kc.accepts_${accept.what}`);
 }
 
-/** The short text printed inside an empty slot. */
-export function emptySlotText(pile) {
-  return t(isCorner(pile) ? "kc.slot_king" : "kc.slot_any");
+/** The short text printed inside an empty slot ("K only", "Any card but K"). */
+export function emptySlotText(accept) {
+  return accept.what === "king" ? t("kc.slot_king") : accept.what === "any_but_king" ? t("kc.slot_any") : "";
+}
+
+const BUILD_REFUSALS = new Set(["on_ace", "king_on_card", "not_one_below", "same_colour"]);
+
+/**
+ * Why a move onto `target` is refused, from the server's reason (`view.refusals`: a `key` and
+ * its `params`: `card`, `tail`, `pile`). `accept` is what the target accepts.
+ */
+export function refusalText(refusal, target, accept) {
+  const p = refusal.params || {};
+  const build = accept?.what === "build";
+  const words = {
+    card: p.card ? cardName(p.card) : "",
+    tail: p.tail ? cardName(p.tail) : "",
+    pile: p.pile ? pileName(p.pile) : "",
+    target: pileName(target),
+    colour: build ? t(`kc.colour.${accept.colour}`) : "",
+    rank: build ? t(`rank.${accept.rank}`) : "",
+  };
+  const why = t(`kc.why.${refusal.key}`, words);
+  // A pile move that does not build: its first card is the one that must fit.
+  if (BUILD_REFUSALS.has(refusal.key) && p.pile) return sentences([t("kc.why.pile_starts", words), why]);
+  return why;
 }
 
 /** The spoken name of a pile: "9 of hearts on North, accepts a black 8". */
-export function pileLabel(pile, cards, extra = []) {
+export function pileLabel(pile, cards, accept, extra = []) {
   const parts = [];
   if (!cards.length) {
     parts.push(t(isCorner(pile) ? "kc.pile_empty_corner" : "kc.pile_empty_centre", { pile: pileName(pile) }));
@@ -66,7 +86,7 @@ export function pileLabel(pile, cards, extra = []) {
       parts.push(t("kc.pile_head", { n: cards.length, card: cardName(cards[0]) }));
     }
   }
-  parts.push(acceptText(pile, cards));
+  parts.push(acceptText(accept));
   return [...parts, ...extra].join(t("kc.sep"));
 }
 
@@ -91,6 +111,15 @@ export function parseMove(move) {
   const [a, b] = move.split(">");
   if (PILES.includes(a)) return { kind: "shift", from: a, to: b };
   return { kind: "play", card: a, pile: b };
+}
+
+/** One sentence for an event of a game answer (`events`) that a step's own sentence does not
+ * already say: a King drawn and put in a corner. */
+export function eventText(game, event) {
+  if (event.kind === "king_to_corner") {
+    return t("kc.did.draw_king", { who: seatName(game, event.seat), pile: pileName(event.pile) });
+  }
+  return "";
 }
 
 /** One sentence for a logged step: "Computer 2 played the 9 of hearts on North." */

@@ -13,11 +13,11 @@ import { endSummary, renderEnd } from "./kc-end.js";
 import { fillSetup, readSetup, refreshSetup, wireSetup } from "./kc-setup.js";
 import { createTable } from "./kc-table.js";
 import {
-  acceptText,
   capitalise,
-  isCorner,
+  eventText,
   parseMove,
   pileName,
+  refusalText,
   rulesLine,
   seatName,
   sentences,
@@ -73,6 +73,11 @@ function myTurn() {
   return Boolean(g && g.phase === "play" && g.viewer === g.view.to_play && !g.view.is_over);
 }
 
+/** Kings first holds the player back: the server refuses a card "kings_first". */
+function kingsFirst(v) {
+  return Object.values(v.refusals?.cards || {}).some((row) => Object.values(row).some((r) => r.key === "kings_first"));
+}
+
 function legal() {
   return myTurn() && !state.paused ? view().legal_moves : [];
 }
@@ -119,9 +124,7 @@ function turnText(game) {
   const single = game.seats.filter((s) => s.kind === "human").length === 1;
   const parts = [single ? t("kc.turn_yours") : t("kc.turn_of", { who })];
   if (v.last_draw) parts.push(t("kc.you_drew", { card: cardName(v.last_draw) }));
-  if (v.rules.kings === "first" && v.legal_moves.length && !v.legal_moves.includes("end")) {
-    parts.push(t("kc.kings_first_now"));
-  }
+  if (kingsFirst(v)) parts.push(t("kc.kings_first_now"));
   return sentences(parts);
 }
 
@@ -311,7 +314,7 @@ async function computerLoop() {
         const pile = landing(step.move);
         if (pile) slideFrom(from, pile);
         playSound(step.move === "end" ? "undo" : "place");
-        announce(stepAnnouncement(before, next, step));
+        announce(stepAnnouncement(next, step));
       }
     }
   } catch (err) {
@@ -323,11 +326,8 @@ async function computerLoop() {
 }
 
 /** The sentence for a step, plus what follows it (a drawn King, the next turn, the end). */
-function stepAnnouncement(before, next, step) {
-  const parts = [stepText(next, step.seat, step.move)];
-  const same = (a, b) => a.seat === b.seat && a.turn === b.turn && a.move === b.move && a.round === b.round;
-  const fresh = next.log.filter((e) => !before.log.some((b) => same(b, e)));
-  for (const e of fresh) if (e.move.startsWith("draw-king")) parts.push(stepText(next, e.seat, e.move));
+function stepAnnouncement(next, step) {
+  const parts = [stepText(next, step.seat, step.move), ...(next.events || []).map((e) => eventText(next, e))];
   parts.push(...afterText(next));
   return sentences(parts);
 }
@@ -404,15 +404,13 @@ function chooseCard(code, ev) {
   if (keyboard && a.targets.size) focusFirstTarget();
 }
 
+/** Why the chosen card or pile may not go on `pile`, in the server's words (`view.refusals`). */
 function whyNot(pile) {
   const sel = state.selection;
-  const cards = view().piles[pile];
-  if (sel.kind === "pile") return t("kc.why.pile", { from: pileName(sel.pile), to: pileName(pile) });
-  const card = sel.card;
-  if (!cards.length && isCorner(pile)) return t("kc.why.corner_king");
-  if (!cards.length && card[0] === "K") return t("kc.why.king_centre");
-  if (view().rules.kings === "first" && !view().legal_moves.includes("end")) return t("kc.kings_first_now");
-  return t("kc.why.build", { card: cardName(card), pile: pileName(pile), accepts: acceptText(pile, cards) });
+  const refused = view().refusals || {};
+  const row = sel.kind === "card" ? refused.cards?.[sel.card] : refused.piles?.[sel.pile];
+  const refusal = row?.[pile];
+  return refusal ? refusalText(refusal, pile, view().accepts[pile]) : t("kc.why.not_here");
 }
 
 function choosePile(pile, ev) {
@@ -470,7 +468,7 @@ function endTurn() {
   if (blocked()) return;
   const game = state.game;
   if (!view().legal_moves.includes("end")) {
-    say(t("kc.kings_first_now"));
+    if (kingsFirst(view())) say(t("kc.kings_first_now"));
     return;
   }
   const seat = game.view.to_play;
@@ -486,10 +484,7 @@ function endTurn() {
     if (next.view.rules.draw === "last" && next.viewer === seat && next.view.last_draw) {
       parts.push(t("kc.you_drew", { card: cardName(next.view.last_draw) }));
     }
-    const kings = next.log.filter(
-      (e) => e.seat === seat && e.turn === game.view.turn && e.move.startsWith("draw-king"),
-    );
-    for (const e of kings) parts.push(stepText(next, e.seat, e.move));
+    for (const e of next.events || []) if (e.seat === seat) parts.push(eventText(next, e));
     if (state.waitNext) parts.push(t("kc.press_next"));
     else parts.push(...afterText(next));
     say(sentences(parts));
