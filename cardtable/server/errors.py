@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .models import ErrorBody
+from .store import StoreBusy
 
 log = logging.getLogger("cardtable.server")
 
@@ -138,6 +139,11 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+async def _store_busy(request: Request, exc: Exception) -> JSONResponse:
+    body = {"code": "unavailable", "message": "the game store is busy; try again"}
+    return JSONResponse(body, status_code=503, headers={"Retry-After": "1"})
+
+
 async def _internal(request: Request, exc: Exception) -> JSONResponse:
     log.exception("unhandled error on %s %s", request.method, request.url.path)
     return error_response(500, "internal", "the server failed; the game was not changed")
@@ -147,6 +153,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(StoreBusy, _store_busy)
     app.add_exception_handler(Exception, _internal)
 
 

@@ -9,6 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from cardtable.server import Settings, create_app
+from cardtable.server.store import StoreBusy
 from cardtable.server.web import CSP
 
 from .helpers import Api
@@ -173,3 +174,18 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
     move = doc["paths"]["/api/poker-squares/games/{game_id}/moves"]["post"]
     assert set(move["responses"]) == {"200", "401", "404", "409", "413", "422", "429"}
     assert "HTTPValidationError" not in schemas
+
+
+def test_a_busy_store_answers_503_with_retry_after(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pid = client.post("/api/players").json()["player_id"]
+    store = client.app.state.runtime.store  # type: ignore[attr-defined]
+
+    def busy(*args: object, **kwargs: object) -> None:
+        raise StoreBusy("every database connection stayed busy")
+
+    monkeypatch.setattr(store, "current_game", busy)
+    r = client.get("/api/continue", headers={"X-Player-Id": pid})
+    assert r.status_code == 503 and r.headers["retry-after"] == "1"
+    assert r.json()["code"] == "unavailable"

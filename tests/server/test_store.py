@@ -13,7 +13,7 @@ import psycopg
 import pytest
 
 from cardtable.server import Settings
-from cardtable.server.store import Result, StaleVersion, Store, StoreError, open_store
+from cardtable.server.store import Result, StaleVersion, Store, StoreBusy, StoreError, open_store
 from cardtable.server.store.postgres import PostgresStore
 from cardtable.server.store.sqlite import SqliteStore
 from tests.support.postgres import free_port, fresh_schema
@@ -295,3 +295,15 @@ def test_postgres_pool_is_bounded_and_closed(named_pg: tuple[str, str], postgres
         while backends(admin, name) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert backends(admin, name) == []
+
+
+def test_postgres_pool_exhausted_is_store_busy(named_pg: tuple[str, str]) -> None:
+    url, _ = named_pg
+    store = PostgresStore(url, pool_size=1, pool_timeout=0.2)
+    try:
+        # The first holds the only connection, so the second waits out the timeout.
+        with store.reading(), pytest.raises(StoreBusy, match="busy"), store.reading():
+            pass
+        assert not store.has_player("nobody")  # the pool works again afterwards
+    finally:
+        store.close()

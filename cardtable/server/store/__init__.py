@@ -7,7 +7,7 @@ PostgreSQL when ``settings.database_url`` is a ``postgresql://`` URL.
 from __future__ import annotations
 
 from ..settings import Settings
-from .base import GameRecord, Result, ResultRecord, StaleVersion, Store, StoreError
+from .base import GameRecord, Result, ResultRecord, StaleVersion, Store, StoreBusy, StoreError
 
 
 def open_store(settings: Settings) -> Store:
@@ -30,6 +30,7 @@ __all__ = [
     "ResultRecord",
     "StaleVersion",
     "Store",
+    "StoreBusy",
     "StoreError",
     "open_store",
 ]

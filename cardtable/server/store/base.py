@@ -35,6 +35,10 @@ class StoreError(Exception):
     """The store cannot be opened or used (bad URL, unreachable server, damaged file)."""
 
 
+class StoreBusy(StoreError):
+    """Every connection stayed busy for the pool's whole timeout: try again shortly."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One saved game as loaded. ``current`` marks the player's newest game of its kind."""

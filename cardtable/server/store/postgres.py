@@ -29,9 +29,9 @@ from contextlib import contextmanager, nullcontext
 
 import psycopg
 from psycopg import errors
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
-from .base import StoreError, Tx
+from .base import StoreBusy, StoreError, Tx
 from .sql import SqlStore
 
 # Held for the length of one migration's transaction ("cardtabl").
@@ -82,12 +82,15 @@ class PostgresStore(SqlStore):
     def _connection(self) -> Iterator[psycopg.Connection]:
         if self._pool.closed:
             raise StoreError("the store is closed")
-        conn = self._pool.getconn()
-        if _closed_by_server(conn):
-            conn.close()
-            self._pool.putconn(conn)  # discarded; the pool opens another
-            self._pool.check()  # the other idle ones most likely went the same way
+        try:
             conn = self._pool.getconn()
+            if _closed_by_server(conn):
+                conn.close()
+                self._pool.putconn(conn)  # discarded; the pool opens another
+                self._pool.check()  # the other idle ones most likely went the same way
+                conn = self._pool.getconn()
+        except PoolTimeout:
+            raise StoreBusy("every database connection stayed busy") from None
         try:
             yield conn
         finally:
