@@ -255,3 +255,71 @@ def test_another_players_match_is_not_found(api: Api, other: Api) -> None:
     # A Poker Squares id is not a Kings Corner game either.
     deal = api.ps_new()
     assert api.get(f"{GAMES}/{deal['id']}", status=404) == missing
+
+
+def test_events_of_each_request_and_a_drawn_card_only_for_its_drawer(api: Api) -> None:
+    """A move's answer carries its events as the viewer sees them; reads carry none. Under
+    draw-first the computer's draw shows no face to the person, the person's own draw does."""
+    game = a_play_position(api)
+    move = first_play(game)
+    assert move is not None
+    card, pile = move.split(">")
+    played = api.kc(game, "moves", move=move)
+    assert played["events"] == [{"kind": "play", "seat": 0, "card": card, "pile": pile}]
+    assert api.get(f"{GAMES}/{game['id']}")["events"] == []
+    assert api.kc(played, "undo")["events"] == []
+    stock = played["view"]["stock_count"]
+    ended = api.kc(api.get(f"{GAMES}/{game['id']}"), "moves", move="end")
+    assert [e["kind"] for e in ended["events"]][:2] == ["end_turn", "turn"]
+    assert ended["events"][1] == {"kind": "turn", "seat": 1, "turn": played["view"]["turn"] + 1}
+    if stock:
+        assert ended["events"][2] == {"kind": "draw", "seat": 1}  # no face for seat 0
+    step = ended
+    while step["phase"] == "computer":
+        step = api.kc(step, "computer-step")
+        faces = [e for e in step["events"] if e["kind"] == "draw" and "card" in e]
+        assert all(e["seat"] == 0 for e in faces)  # only the viewer's own draw shows its face
+    if step["phase"] == "play" and step["view"]["last_draw"] is not None:
+        draw = step["events"][-1]
+        assert draw == {"kind": "draw", "seat": 0, "card": step["view"]["last_draw"]}
+        assert draw["card"] in step["view"]["hand"]
+
+
+def test_draw_last_the_enders_draw_is_shown_only_to_a_viewer_who_drew(api: Api) -> None:
+    """Alone at the table, the person sees the card their "end" drew; with two people on
+    one device the hand is hidden after "end", and so is the card."""
+    for seats, shown in (([HUMAN, cpu()], True), ([HUMAN, HUMAN], False)):
+        game = api.kc_new(seats=seats, rules={"preset": "draw-last"})
+        while game["phase"] == "computer":
+            game = api.kc(game, "computer-step")
+        if game["phase"] == "handoff":
+            game = api.kc(game, "reveal")
+        seat = game["view"]["to_play"]
+        while "end" not in game["view"]["legal_moves"]:  # kings first: place the King
+            game = api.kc(game, "moves", move=game["view"]["legal_moves"][0])
+        ended = api.kc(game, "moves", move="end")
+        draws = [e for e in ended["events"] if e["kind"] == "draw"]
+        assert [d["seat"] for d in draws] == [seat]
+        kings = [e for e in ended["events"] if e["kind"] == "king_to_corner"]
+        if kings:  # a drawn King is on the table: public
+            assert draws[0]["card"] == kings[0]["card"]
+        elif shown:
+            assert draws[0]["card"] == ended["view"]["last_draw"] in ended["view"]["hand"]
+        else:
+            assert "card" not in draws[0] and ended["view"]["hand"] == []
+
+
+def test_the_view_carries_what_the_page_needs(api: Api) -> None:
+    """accepts, refusals and turn_start arrive as the engine gives them; hidden while no
+    hand is shown."""
+    game = a_play_position(api)
+    v = game["view"]
+    assert set(v["accepts"]) == PILES and set(v["refusals"]) == {"cards", "piles"}
+    assert v["turn_start"]["hand"] and v["turn_start"]["piles"] == v["piles"]
+    for card, row in v["refusals"]["cards"].items():
+        for pile, reason in row.items():
+            assert f"{card}>{pile}" not in v["legal_moves"] and reason["key"]
+    two = api.kc_new(seats=[HUMAN, HUMAN])
+    ended = api.kc(two, "moves", move="end") if two["phase"] == "play" else two
+    if ended["phase"] == "handoff":
+        assert ended["view"]["refusals"] == {} and "hand" not in ended["view"]["turn_start"]
