@@ -3,8 +3,10 @@
 Plays rounds of strong against greedy references (or more strong seats) until the strong
 seats have taken ``--turns`` turns, timing every call of `choose_move(view, "strong", rng)`
 exactly as the server makes it (one call per step, each with the current view). The first
-call of a turn plans the whole turn (the search); later calls along the plan are answered
-from the plan. Reports, per call and per whole turn, p50 / p99 / max in milliseconds.
+call of a turn plans the whole turn from the view's turn start (the search); later calls
+find that plan in the player's cache (keyed by the view's turn-start facts) and walk it to
+the current position. Reports, per call and per whole turn, p50 / p99 / max in
+milliseconds.
 
 Run: `.venv/bin/python -m bench.kings_corner_cpu [--turns 1000] [--players 2]
 [--rules standard] [--seed 1] [--json]`

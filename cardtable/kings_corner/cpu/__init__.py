@@ -1,16 +1,19 @@
 """Kings Corner computer players (SPEC KC-23, C-8): `choose_move(view, strength, rng)`.
 
 Every player sees only a seat's `view` (never the full state): its own hand, the piles, the
-hand sizes and the stock count. Hidden cards are treated as unseen cards spread evenly over
-the other hands and the stock (module `sampling`), so a player's choice cannot depend on
-where they really are.
+hand sizes, the stock count and the turn start. Hidden cards are treated as unseen cards
+spread evenly over the other hands and the stock (module `sampling`), so a player's choice
+cannot depend on where they really are. A choice is a function of the view (and, for easy
+and normal, the generator's state) alone: no player keeps anything between calls that could
+change it, so any process given the same view chooses the same move.
 
 - ``"easy"`` (`easy`): notices each play only with some probability; still ends turns and
   goes out when it can.
 - ``"normal"`` (`normal`): short runs step by step: a last card that fits, Kings, plays on
   piles, obvious pile moves.
 - ``"strong"`` (`strong`, `evaluate`): searches every sequence of the turn and scores each
-  end by what it keeps and what it hands the next players. Deterministic for a view.
+  end by what it keeps and what it hands the next players; it plans from the turn start and
+  follows the plan, so every call of a turn agrees.
 
 The reference players `greedy` and `oracle` (benchmarks only) live in `reference` and are
 not reachable through `choose_move`.
