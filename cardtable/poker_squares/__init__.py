@@ -49,7 +49,6 @@ from cardtable.poker_squares.api import ENGINE
 from cardtable.poker_squares.game import (
     CELLS,
     LINES,
-    SIZE,
     Game,
     GameError,
     deal,
@@ -72,7 +71,7 @@ from cardtable.poker_squares.hands import (
     score,
 )
 from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, analyse, evaluate, hint
-from cardtable.poker_squares.moves import Move
+from cardtable.poker_squares.moves import SIZE, Move
 
 __all__ = [
     "CELLS",
