@@ -25,7 +25,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.kings_corner._tables import CENTRE, CORNERS, KING, ON
+from cardtable.kings_corner._tables import KING, ON
+from cardtable.kings_corner.engine import move_codes
 from cardtable.kings_corner.position import Hand, Piles
 
 from .fast import ACCEPTS
@@ -104,13 +105,9 @@ def _chains(prob: list[float]) -> list[float]:
 
 
 def fits_board(c: int, piles: Piles) -> bool:
-    """Whether card ``c`` could be placed on this board (a tail, an empty slot or corner)."""
-    if KING[c]:
-        return any(not piles[i] for i in CORNERS)
-    if any(not piles[i] for i in CENTRE):
-        return True
-    on = ON[c]
-    return any(on[p[-1]] for p in piles if p)
+    """Whether card ``c`` could be placed on this board (a tail, an empty slot or corner):
+    the engine's generator lists a play for it besides "end"."""
+    return len(move_codes((c,), piles, False, False)) > 1
 
 
 def model_for(
