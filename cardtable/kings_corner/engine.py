@@ -46,13 +46,13 @@ from .moves import (
 )
 from .position import (
     BLOCKED,
+    BUILD_KEY,
     RUNNING,
     WENT_OUT,
     Hand,
     Piles,
     Refusal,
     Snapshot,
-    build_refusal,
     is_blocked,
 )
 from .reasons import text
@@ -66,6 +66,7 @@ __all__ = [
     "generate",
     "illegal",
     "is_blocked",
+    "kings_due",
     "legal_moves",
     "move_codes",
     "place_refusal",
@@ -175,45 +176,54 @@ def refusal(state: State, move: Move) -> Refusal | None:
     code = move.code
     rules = state._rules
     hand = state._hands[state._to_play]
-    kings_first = rules.kings == "first"
+    piles = state._piles
+    due = kings_due(rules, hand, piles)
     if code == END_CODE:
-        return end_refusal(hand, state._piles, kings_first)
+        return end_refusal(due)
     if code < SHIFT_BASE:
         card, pile = divmod(code - 1, 8)
-        return place_refusal(hand, state._piles, card, pile, kings_first)
+        return place_refusal(hand, piles, card, pile, due)
     source, target = divmod(code - SHIFT_BASE, 8)
-    return shift_refusal(hand, state._piles, source, target, rules.pile_moves, kings_first)
+    return shift_refusal(piles, source, target, rules.pile_moves, due)
 
 
-def end_refusal(hand: Hand, piles: Piles, kings_first: bool) -> Refusal | None:
-    """Why the player holding ``hand`` may not end the turn (None: they may)."""
-    return ("kings_first", {}) if kings_first and _kings_due(hand, piles) else None
+def kings_due(rules: Rules, hand: Hand, piles: Piles) -> bool:
+    """Whether kings-first binds the player holding ``hand``: the rule is on, they hold a
+    King and a corner is empty (KC-15). The refusal functions take this flag."""
+    return rules.kings == "first" and _kings_due(hand, piles)
+
+
+def end_refusal(kings_due: bool) -> Refusal | None:
+    """Why the player may not end the turn (None: they may)."""
+    return ("kings_first", {}) if kings_due else None
 
 
 def place_refusal(
-    hand: Hand, piles: Piles, card: int, pile: int, kings_first: bool
+    hand: Hand, piles: Piles, card: int, pile: int, kings_due: bool
 ) -> Refusal | None:
     """Why ``card`` from ``hand`` may not go on pile number ``pile`` (None: it may)."""
     if card not in hand:
         return ("not_in_hand", {"card": TEXT[card]})
     dest = piles[pile]
     king = KING[card]
-    if kings_first and not (king and pile >= 4 and not dest) and _kings_due(hand, piles):
+    if kings_due and not (king and pile >= 4 and not dest):
         return ("kings_first", {})
     if dest:
-        return build_refusal(card, dest[-1])
+        tail = dest[-1]
+        key = BUILD_KEY[card][tail]
+        return None if key is None else (key, {"card": TEXT[card], "tail": TEXT[tail]})
     if pile < 4:
         return ("king_to_centre", {"card": TEXT[card]}) if king else None
     return None if king else ("corner_needs_king", {"card": TEXT[card]})
 
 
 def shift_refusal(
-    hand: Hand, piles: Piles, source: int, target: int, pile_moves: bool, kings_first: bool
+    piles: Piles, source: int, target: int, pile_moves: bool, kings_due: bool
 ) -> Refusal | None:
     """Why the whole pile ``source`` may not move onto pile ``target`` (None: it may)."""
     if not pile_moves:
         return ("pile_moves_off", {})
-    if kings_first and _kings_due(hand, piles):
+    if kings_due:
         return ("kings_first", {})
     name = PILE_NAMES[source]
     if source >= 4:
@@ -226,10 +236,11 @@ def shift_refusal(
     dest = piles[target]
     head = src[0]
     if dest:
-        refused = build_refusal(head, dest[-1])
-        if refused is not None:
-            refused[1]["pile"] = name
-        return refused
+        tail = dest[-1]
+        key = BUILD_KEY[head][tail]
+        return (
+            None if key is None else (key, {"card": TEXT[head], "tail": TEXT[tail], "pile": name})
+        )
     if target < 4:
         return ("pile_to_empty_centre", {"pile": name})
     return None if KING[head] else ("pile_corner_needs_king", {"pile": name, "card": TEXT[head]})
@@ -353,7 +364,7 @@ def _place(state: State, card: int, pile: int, events: list[Event] | None) -> St
     seat = state._to_play
     hand = state._hands[seat]
     piles = state._piles
-    refused = place_refusal(hand, piles, card, pile, state._rules.kings == "first")
+    refused = place_refusal(hand, piles, card, pile, kings_due(state._rules, hand, piles))
     if refused is not None:
         raise illegal(refused)
     i = hand.index(card)
@@ -385,7 +396,7 @@ def _shift(state: State, source: int, target: int, events: list[Event] | None) -
     piles = state._piles
     seat = state._to_play
     hand = state._hands[seat]
-    refused = shift_refusal(hand, piles, source, target, rules.pile_moves, rules.kings == "first")
+    refused = shift_refusal(piles, source, target, rules.pile_moves, kings_due(rules, hand, piles))
     if refused is not None:
         raise illegal(refused)
     new_piles = list(piles)
@@ -416,7 +427,7 @@ def _end_turn(state: State, events: list[Event] | None) -> State:
     piles = state._piles
     stock = state._stock
     drawn = state._drawn
-    refused = end_refusal(hands[seat], piles, rules.kings == "first")
+    refused = end_refusal(kings_due(rules, hands[seat], piles))
     if refused is not None:
         raise illegal(refused)
     if events is not None:

@@ -28,7 +28,7 @@ from typing import Any
 from cardtable.cards import RANK_CHARS
 
 from ._tables import CENTRE, PILE_NAMES, RANK, RED, TEXT
-from .engine import legal_moves, place_refusal, shift_refusal
+from .engine import kings_due, legal_moves, place_refusal, shift_refusal
 from .position import Hand, Piles
 from .state import State
 
@@ -110,14 +110,14 @@ def refusals(state: State) -> JSON:
     rules = state._rules
     hand = state._hands[state._to_play]
     piles = state._piles
-    kings_first = rules.kings == "first"
+    due = kings_due(rules, hand, piles)
     cards: dict[str, dict[str, JSON]] = {}
     for card in hand:
         row: dict[str, JSON] = {}
-        for p in range(8):
-            refused = place_refusal(hand, piles, card, p, kings_first)
+        for p, name in enumerate(PILE_NAMES):
+            refused = place_refusal(hand, piles, card, p, due)
             if refused is not None:
-                row[PILE_NAMES[p]] = {"key": refused[0], "params": refused[1]}
+                row[name] = {"key": refused[0], "params": refused[1]}
         if row:
             cards[TEXT[card]] = row
     moves: dict[str, dict[str, JSON]] = {}
@@ -126,10 +126,10 @@ def refusals(state: State) -> JSON:
             if not piles[s]:
                 continue
             row = {}
-            for t in range(8):
-                refused = shift_refusal(hand, piles, s, t, True, kings_first)
+            for t, name in enumerate(PILE_NAMES):
+                refused = shift_refusal(piles, s, t, True, due)
                 if refused is not None:
-                    row[PILE_NAMES[t]] = {"key": refused[0], "params": refused[1]}
+                    row[name] = {"key": refused[0], "params": refused[1]}
             if row:
                 moves[PILE_NAMES[s]] = row
     return {"cards": cards, "piles": moves}
