@@ -28,10 +28,10 @@ from typing import Any
 from cardtable.kings_corner import Rules, State, deal, penalty, play, view
 from cardtable.kings_corner.moves import Move
 
-from . import easy, normal, strong
+from . import STRENGTHS, easy, normal, strong
 from .reference import greedy, oracle
 
-PLAYERS = ("easy", "normal", "strong", "greedy", "oracle")
+PLAYERS = (*STRENGTHS, "greedy", "oracle")  # the three strengths, then the references
 IDLE_CAP = 200
 TURN_CAP = 2000
 STEP_CAP = 400  # moves within one turn (a player bug, not a game situation)
