@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.interface import GameEngine
+from cardtable.kings_corner.api import ENGINE as KINGS_CORNER
 from cardtable.poker_squares.api import ENGINE as POKER_SQUARES
 
-ENGINES: dict[str, GameEngine[Any, Any]] = {engine.name: engine for engine in (POKER_SQUARES,)}
+ENGINES: dict[str, GameEngine[Any, Any]] = {
+    engine.name: engine for engine in (KINGS_CORNER, POKER_SQUARES)
+}
 
 
 def engine(name: str) -> GameEngine[Any, Any]:
