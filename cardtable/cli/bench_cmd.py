@@ -27,8 +27,7 @@ from typing import Any
 
 from cardtable.cards import Card, CardError, shuffled_deck
 from cardtable.cli.errors import UsageError
-from cardtable.poker_squares.game import deal_cards, place, view
-from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, hint
+from cardtable.poker_squares import ENGINE, INTERACTIVE_BUDGET, Move, deal_cards, hint
 
 Deal = tuple[str, list[str]]
 
@@ -99,13 +98,14 @@ def read_deals(path: Path) -> list[Deal]:
 
 
 def play_deal(job: tuple[Deal, str, int | None, float | None]) -> tuple[str, int, float, int]:
-    """Play one deal with the hint engine: (id, score, seconds spent in hints, moves)."""
+    """Play one deal with the hint engine, through the game interface: (id, score, seconds
+    spent in hints, moves). The deal's cards come from the file, hence `deal_cards`."""
     (ident, cards), table, budget, move_ms = job
     game = deal_cards(table, [Card.parse(c) for c in cards])
     spent = 0.0
     moves = 0
-    while not game.is_over:
-        v = view(game)
+    while not ENGINE.is_over(game):
+        v = ENGINE.view(game, 0)
         t0 = time.perf_counter()
         if move_ms is not None:
             row, col = hint(v, seconds=move_ms / 1000.0)
@@ -113,7 +113,7 @@ def play_deal(job: tuple[Deal, str, int | None, float | None]) -> tuple[str, int
             row, col = hint(v, budget=INTERACTIVE_BUDGET if budget is None else budget)
         spent += time.perf_counter() - t0
         moves += 1
-        game = place(game, row, col)
+        game = ENGINE.play(game, Move(row, col))
     return ident, game.total, spent, moves
 
 
