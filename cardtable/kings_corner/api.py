@@ -61,7 +61,6 @@ class KingsCorner:
         {"players": 2, "rules": "standard"},
         {"players": 3, "rules": "draw-last"},
         {"players": 4, "rules": "simple"},
-        {"players": 4, "rules": "draw-last"},
         {
             "players": 3,
             "rules": {
@@ -71,7 +70,6 @@ class KingsCorner:
                 "dealt_kings": "corner",
             },
         },
-        {"players": 2, "rules": {"kings": "first", "dealt_kings": "corner"}},
     )
 
     def parse_move(self, text: str) -> Move:

@@ -263,7 +263,17 @@ def play(state: State, move: Move | str) -> State:
     ``state`` never changes."""
     if not isinstance(move, Move):
         move = Move.parse(move)
-    return _apply(state, move, None)
+    # The dispatch of `_apply`, written out: `play` runs in the computer players' searches.
+    if state._outcome != RUNNING:
+        raise illegal(("round_over", {}))
+    code = move.code
+    if code == END_CODE:
+        return _end_turn(state, None)
+    if code < SHIFT_BASE:
+        card, pile = divmod(code - 1, 8)
+        return _place(state, card, pile, None)
+    source, target = divmod(code - SHIFT_BASE, 8)
+    return _shift(state, source, target, None)
 
 
 def play_events(state: State, move: Move | str) -> tuple[State, list[Event]]:
@@ -364,7 +374,8 @@ def _place(state: State, card: int, pile: int, events: list[Event] | None) -> St
     seat = state._to_play
     hand = state._hands[seat]
     piles = state._piles
-    refused = place_refusal(hand, piles, card, pile, kings_due(state._rules, hand, piles))
+    due = state._rules.kings == "first" and _kings_due(hand, piles)  # kings_due, inlined
+    refused = place_refusal(hand, piles, card, pile, due)
     if refused is not None:
         raise illegal(refused)
     i = hand.index(card)
@@ -396,7 +407,8 @@ def _shift(state: State, source: int, target: int, events: list[Event] | None) -
     piles = state._piles
     seat = state._to_play
     hand = state._hands[seat]
-    refused = shift_refusal(piles, source, target, rules.pile_moves, kings_due(rules, hand, piles))
+    due = rules.kings == "first" and _kings_due(hand, piles)  # kings_due, inlined
+    refused = shift_refusal(piles, source, target, rules.pile_moves, due)
     if refused is not None:
         raise illegal(refused)
     new_piles = list(piles)
@@ -427,7 +439,7 @@ def _end_turn(state: State, events: list[Event] | None) -> State:
     piles = state._piles
     stock = state._stock
     drawn = state._drawn
-    refused = end_refusal(kings_due(rules, hands[seat], piles))
+    refused = end_refusal(rules.kings == "first" and _kings_due(hands[seat], piles))
     if refused is not None:
         raise illegal(refused)
     if events is not None:
