@@ -27,10 +27,9 @@ _.rule_set
 _.last_draw
 _.blocked
 
-# The game interface (cardtable.interface.GameEngine): members every engine implements for
-# the conformance suite and for callers that go through `cardtable.registry`.
+# The game interface (cardtable.interface.GameEngine): protocol members every engine
+# implements; today only the conformance suite (tests/conformance) calls these four.
 _.example_options
 _.parse_move
 _.move_space
 _.resample
-_.seen_by
