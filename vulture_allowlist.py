@@ -33,3 +33,9 @@ _.example_options
 _.parse_move
 _.move_space
 _.resample
+
+# The store's record of a game mirrors its row (`updated_at`), and `move_log` reads a game's
+# move log back: the crash and migration tests check with it that every acknowledged move
+# was saved (docs/reliability.md). Both are the store's interface, not dead ends.
+_.updated_at
+_.move_log

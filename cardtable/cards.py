@@ -10,7 +10,6 @@ Every shuffle takes an explicit seed (SPEC C-2), so a deal can always be replaye
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -99,12 +98,6 @@ class Card:
             raise CardError(f"not a card: {text!r} (expected rank A23456789TJQK and suit SHDC)")
         return card
 
-    @classmethod
-    def from_index(cls, index: int) -> Card:
-        if not isinstance(index, int) or not 0 <= index < 52:
-            raise CardError(f"card index must be 0-51, got {index!r}")
-        return DECK[index]
-
     def __str__(self) -> str:
         return RANK_CHARS[self.rank - 1] + self.suit.value
 
@@ -123,16 +116,6 @@ for _c in DECK:
     _BY_TEXT[str(_c)] = _c
     if _c.rank == 10:
         _BY_TEXT["10" + _c.suit.value] = _c
-
-
-def parse_cards(texts: Iterable[str]) -> list[Card]:
-    """Parse several cards; raises `CardError` on the first bad one."""
-    return [Card.parse(t) for t in texts]
-
-
-def full_deck() -> list[Card]:
-    """A fresh list of the 52 cards in the fixed deck order."""
-    return list(DECK)
 
 
 def shuffled_deck(seed: int | random.Random) -> list[Card]:
