@@ -163,16 +163,18 @@ def default_move(state: State) -> Move:
     player's mistake): "end", or under kings-first the first compulsory King placement."""
     legal = legal_moves(state)
     if not legal:
-        raise illegal(("round_over", {}))
+        raise illegal({"key": "round_over", "params": {}})
     return END if legal[-1] is END else legal[0]
 
 
 # -- what is refused, and why --------------------------------------------------------------
-def refusal(state: State, move: Move) -> Refusal | None:
-    """Why the rules refuse ``move`` here, as ``(key, params)`` (see `reasons`), or None
+def refusal(state: State, move: Move | str) -> Refusal | None:
+    """Why the rules refuse ``move`` here, as ``{"key", "params"}`` (see `reasons`), or None
     when it is legal. `play` raises exactly this; `view` lists it per card and pile."""
+    if not isinstance(move, Move):
+        move = Move.parse(move)
     if state._outcome != RUNNING:
-        return ("round_over", {})
+        return {"key": "round_over", "params": {}}
     code = move.code
     rules = state._rules
     hand = state._hands[state._to_play]
@@ -195,7 +197,7 @@ def kings_due(rules: Rules, hand: Hand, piles: Piles) -> bool:
 
 def end_refusal(kings_due: bool) -> Refusal | None:
     """Why the player may not end the turn (None: they may)."""
-    return ("kings_first", {}) if kings_due else None
+    return {"key": "kings_first", "params": {}} if kings_due else None
 
 
 def place_refusal(
@@ -203,18 +205,22 @@ def place_refusal(
 ) -> Refusal | None:
     """Why ``card`` from ``hand`` may not go on pile number ``pile`` (None: it may)."""
     if card not in hand:
-        return ("not_in_hand", {"card": TEXT[card]})
+        return {"key": "not_in_hand", "params": {"card": TEXT[card]}}
     dest = piles[pile]
     king = KING[card]
     if kings_due and not (king and pile >= 4 and not dest):
-        return ("kings_first", {})
+        return {"key": "kings_first", "params": {}}
     if dest:
         tail = dest[-1]
         key = BUILD_KEY[card][tail]
-        return None if key is None else (key, {"card": TEXT[card], "tail": TEXT[tail]})
+        return (
+            None
+            if key is None
+            else {"key": key, "params": {"card": TEXT[card], "tail": TEXT[tail]}}
+        )
     if pile < 4:
-        return ("king_to_centre", {"card": TEXT[card]}) if king else None
-    return None if king else ("corner_needs_king", {"card": TEXT[card]})
+        return {"key": "king_to_centre", "params": {"card": TEXT[card]}} if king else None
+    return None if king else {"key": "corner_needs_king", "params": {"card": TEXT[card]}}
 
 
 def shift_refusal(
@@ -222,33 +228,37 @@ def shift_refusal(
 ) -> Refusal | None:
     """Why the whole pile ``source`` may not move onto pile ``target`` (None: it may)."""
     if not pile_moves:
-        return ("pile_moves_off", {})
+        return {"key": "pile_moves_off", "params": {}}
     if kings_due:
-        return ("kings_first", {})
+        return {"key": "kings_first", "params": {}}
     name = PILE_NAMES[source]
     if source >= 4:
-        return ("corner_never_moves", {"pile": name})
+        return {"key": "corner_never_moves", "params": {"pile": name}}
     src = piles[source]
     if not src:
-        return ("empty_source", {"pile": name})
+        return {"key": "empty_source", "params": {"pile": name}}
     if source == target:
-        return ("onto_itself", {"pile": name})
+        return {"key": "onto_itself", "params": {"pile": name}}
     dest = piles[target]
     head = src[0]
     if dest:
         tail = dest[-1]
         key = BUILD_KEY[head][tail]
-        return (
-            None if key is None else (key, {"card": TEXT[head], "tail": TEXT[tail], "pile": name})
-        )
+        if key is None:
+            return None
+        return {"key": key, "params": {"card": TEXT[head], "tail": TEXT[tail], "pile": name}}
     if target < 4:
-        return ("pile_to_empty_centre", {"pile": name})
-    return None if KING[head] else ("pile_corner_needs_king", {"pile": name, "card": TEXT[head]})
+        return {"key": "pile_to_empty_centre", "params": {"pile": name}}
+    return (
+        None
+        if KING[head]
+        else {"key": "pile_corner_needs_king", "params": {"pile": name, "card": TEXT[head]}}
+    )
 
 
 def illegal(refused: Refusal) -> IllegalMove:
     """The `IllegalMove` for a refusal: its sentence, key and params."""
-    key, params = refused
+    key, params = refused["key"], refused["params"]
     return IllegalMove(text(key, params), key=key, params=params)
 
 
@@ -265,7 +275,7 @@ def play(state: State, move: Move | str) -> State:
         move = Move.parse(move)
     # The dispatch of `_apply`, written out: `play` runs in the computer players' searches.
     if state._outcome != RUNNING:
-        raise illegal(("round_over", {}))
+        raise illegal({"key": "round_over", "params": {}})
     code = move.code
     if code == END_CODE:
         return _end_turn(state, None)
@@ -286,7 +296,7 @@ def play_events(state: State, move: Move | str) -> tuple[State, list[Event]]:
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
     if state._outcome != RUNNING:
-        raise illegal(("round_over", {}))
+        raise illegal({"key": "round_over", "params": {}})
     code = move.code
     if code == END_CODE:
         return _end_turn(state, events)
@@ -301,9 +311,9 @@ def undo(state: State) -> State:
     """The state before the last play or pile move of the current turn. Never undoes a draw
     or a hand-off: with nothing to undo it raises `IllegalMove`."""
     if state._outcome != RUNNING:
-        raise illegal(("round_over", {}))
+        raise illegal({"key": "round_over", "params": {}})
     if not state._undo:
-        raise illegal(("nothing_to_undo", {}))
+        raise illegal({"key": "nothing_to_undo", "params": {}})
     hand, piles = state._undo[-1]
     seat = state._to_play
     hands = (*state._hands[:seat], hand, *state._hands[seat + 1 :])

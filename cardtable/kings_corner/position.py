@@ -10,7 +10,7 @@ tables and the wording of refusals (`reasons`), so the modules above it form no 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from cardtable.cards import Card
 
@@ -20,8 +20,15 @@ from .reasons import text
 Hand = tuple[int, ...]
 Piles = tuple[Hand, ...]  # eight piles in PILE_NAMES order, head first
 Snapshot = tuple[Hand, Piles]  # the player's hand and the piles before one in-turn action
-Refusal = tuple[str, dict[str, str]]
-"""Why the rules refuse something: a stable key and its parameters (see `engine.refusal`)."""
+
+
+class Refusal(TypedDict):
+    """Why the rules refuse something: a stable key and its parameters (see `engine.refusal`
+    and `reasons`); JSON-ready as it stands, so a view shows it unchanged."""
+
+    key: str
+    params: dict[str, str]
+
 
 RUNNING, WENT_OUT, BLOCKED = 0, 1, 2
 
@@ -52,7 +59,7 @@ def build_refusal(card: int, tail: int) -> Refusal | None:
     """Why ``card`` cannot go on ``tail`` (KC-4), or None when it builds on it. Keys:
     ``on_ace``, ``king_on_card``, ``not_one_below``, ``same_colour``; params card, tail."""
     key = BUILD_KEY[card][tail]
-    return None if key is None else (key, {"card": TEXT[card], "tail": TEXT[tail]})
+    return None if key is None else {"key": key, "params": {"card": TEXT[card], "tail": TEXT[tail]}}
 
 
 def is_blocked(hands: tuple[Hand, ...], piles: Piles, pile_moves: bool) -> bool:
@@ -94,7 +101,8 @@ def check_position(hands: tuple[Hand, ...], piles: Piles, stock: Hand) -> None:
         for lower, upper in zip(pile[1:], pile, strict=False):
             refused = build_refusal(lower, upper)
             if refused:
-                raise StateError(f"pile {name} does not build down: {text(*refused)}")
+                reason = text(refused["key"], refused["params"])
+                raise StateError(f"pile {name} does not build down: {reason}")
 
 
 def card_codes(cards: Any, where: str) -> list[int]:

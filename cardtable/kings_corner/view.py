@@ -29,7 +29,7 @@ from cardtable.cards import RANK_CHARS
 
 from ._tables import CENTRE, PILE_NAMES, RANK, RED, TEXT
 from .engine import kings_due, legal_moves, place_refusal, shift_refusal
-from .position import Hand, Piles
+from .position import Hand, Piles, Refusal
 from .state import State
 
 JSON = dict[str, Any]
@@ -111,16 +111,16 @@ def refusals(state: State) -> JSON:
     hand = state._hands[state._to_play]
     piles = state._piles
     due = kings_due(rules, hand, piles)
-    cards: dict[str, dict[str, JSON]] = {}
+    cards: dict[str, dict[str, Refusal]] = {}
     for card in hand:
-        row: dict[str, JSON] = {}
+        row: dict[str, Refusal] = {}
         for p, name in enumerate(PILE_NAMES):
             refused = place_refusal(hand, piles, card, p, due)
             if refused is not None:
-                row[name] = {"key": refused[0], "params": refused[1]}
+                row[name] = refused
         if row:
             cards[TEXT[card]] = row
-    moves: dict[str, dict[str, JSON]] = {}
+    moves: dict[str, dict[str, Refusal]] = {}
     if rules.pile_moves:
         for s in CENTRE:
             if not piles[s]:
@@ -129,7 +129,7 @@ def refusals(state: State) -> JSON:
             for t, name in enumerate(PILE_NAMES):
                 refused = shift_refusal(piles, s, t, True, due)
                 if refused is not None:
-                    row[name] = {"key": refused[0], "params": refused[1]}
+                    row[name] = refused
             if row:
                 moves[PILE_NAMES[s]] = row
     return {"cards": cards, "piles": moves}

@@ -11,7 +11,6 @@ import pytest
 from cardtable.interface import IllegalMove as SharedIllegalMove
 from cardtable.interface import MoveError as SharedMoveError
 from cardtable.kings_corner import IllegalMove, MoveError, Rules, State, play, refusal, undo, view
-from cardtable.kings_corner.moves import Move
 from cardtable.kings_corner.reasons import KEYS, text
 
 from .util import STANDARD, pos, run
@@ -82,7 +81,7 @@ def test_each_refusal_has_its_key_params_and_sentence(
     e = info.value
     assert (e.key, e.params, e.reason) == (key, params, sentence)
     assert text(key, params) == sentence and key in KEYS
-    assert refusal(s, Move.parse(move)) == (key, params)
+    assert refusal(s, move) == {"key": key, "params": params}
 
 
 def test_build_keys_on_exact_cards() -> None:
