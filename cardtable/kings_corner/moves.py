@@ -148,10 +148,6 @@ for _row in (*PLACE, *SHIFT):
 ALL: tuple[Move, ...] = (END, *(m for row in (*PLACE, *SHIFT) for m in row))
 """Every well-formed move (481): "end", the 416 plays, the 64 pile moves."""
 
-# BY_CODE[code] is the shared Move for an engine code (None between the two ranges).
-BY_CODE: tuple[Move | None, ...] = tuple(
-    {m.code: m for m in ALL}.get(code) for code in range(SHIFT_BASE + 64)
-)
 # The same tables as PLACE and SHIFT holding codes instead of moves (for `engine.generate`).
 PLACE_CODE: tuple[tuple[int, ...], ...] = tuple(tuple(m.code for m in row) for row in PLACE)
 SHIFT_CODE: tuple[tuple[int, ...], ...] = tuple(tuple(m.code for m in row) for row in SHIFT)

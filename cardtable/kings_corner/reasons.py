@@ -64,7 +64,9 @@ KEYS: frozenset[str] = frozenset((*_FIXED, *_BUILD, *_NAMED))
 
 
 def text(key: str, params: Mapping[str, str]) -> str:
-    """The sentence for a refusal key and its parameters."""
+    """The sentence for a refusal key (one of `KEYS`) and its parameters."""
+    if key not in KEYS:
+        raise ValueError(f"unknown refusal key {key!r}")
     if key in _FIXED:
         return _FIXED[key]
     if key in _BUILD:

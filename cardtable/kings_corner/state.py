@@ -110,12 +110,6 @@ class State:
         return tuple(len(h) for h in self._hands)
 
     @property
-    def out_of_play(self) -> tuple[Card, ...]:
-        """Cards in no hand, pile or stock (only positions built by `setup` have any)."""
-        seen = self.card_codes()
-        return tuple(CARDS[c] for c in range(52) if c not in seen)
-
-    @property
     def is_over(self) -> bool:
         return self._outcome != RUNNING
 
@@ -147,15 +141,6 @@ class State:
     def last_draw(self) -> tuple[int, Card] | None:
         """The most recent draw: (seat, card). Private to that seat (see `view`)."""
         return None if self._drawn is None else (self._drawn[0], CARDS[self._drawn[1]])
-
-    def card_codes(self) -> set[int]:
-        """Engine numbers of every card in a hand, a pile or the stock."""
-        seen = set(self._stock)
-        for h in self._hands:
-            seen.update(h)
-        for p in self._piles:
-            seen.update(p)
-        return seen
 
     # -- value semantics ---------------------------------------------------------------
     def _key(self) -> tuple[Any, ...]:

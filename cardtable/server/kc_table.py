@@ -98,16 +98,9 @@ class Table:
         return kc.view(self.match.state, self.viewer)
 
     # -- changes -----------------------------------------------------------------------
-    def played(
-        self, seat: int, move: kc.Move | str, *, computer: bool
-    ) -> tuple[Table, list[Entry]]:
-        """The table after ``seat`` plays ``move`` (raises the engine's errors), and the
-        log entries it adds (`played_events` also gives the engine's events)."""
-        table, entries, _ = self.played_events(seat, move, computer=computer)
-        return table, entries
-
-    def played_events(self, seat: int, move: kc.Move | str, *, computer: bool) -> Played:
-        """`played`, with the engine's events of the move."""
+    def played(self, seat: int, move: kc.Move | str, *, computer: bool) -> Played:
+        """The table after ``seat`` plays ``move`` (raises the engine's errors), the log
+        entries it adds, and the engine's events."""
         before = self.match
         match, events = before.play_events(move)
         entries = [self._entry(seat, str(move), before)]

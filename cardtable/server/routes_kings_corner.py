@@ -219,9 +219,7 @@ def move(
     _require(table, "play")
     try:
         parsed = kc.Move.parse(body.move)
-        table, entries, events = table.played_events(
-            table.match.state.to_play, parsed, computer=False
-        )
+        table, entries, events = table.played(table.match.state.to_play, parsed, computer=False)
     except kc.MoveError as exc:
         raise invalid(f"move: {exc}") from None
     except kc.IllegalMove as exc:
@@ -273,12 +271,12 @@ def computer_step(
         if table.steps >= MAX_COMPUTER_STEPS:
             raise ValueError("the computer's turn ran too long")
         chosen = choose_move(table.match.view(seat), strength, table.computer_rng())
-        table, entries, events = table.played_events(seat, chosen, computer=True)
+        table, entries, events = table.played(seat, chosen, computer=True)
     except ValueError as exc:
         # A computer player's mistake must not stall the game: log it and make the move
         # that changes least (end the turn, or place the compulsory King under kings-first).
         log.error("computer seat %d chose %r: %s", seat, chosen, exc)
-        table, entries, events = table.played_events(seat, kc.default_move(state), computer=True)
+        table, entries, events = table.played(seat, kc.default_move(state), computer=True)
     step = KCStep(seat=seat, move=entries[0]["move"])
     return _save(store, record, table, entries, runtime.settings.log_recent, step, events)
 

@@ -30,10 +30,10 @@ def test_one_person_always_sees_their_hand() -> None:
     t = Table.new((PERSON, CPU, CPU), STANDARD, 1, seed=5)
     assert t.revealed == 0
     while t.phase == "computer":
-        t, _ = t.played(t.match.state.to_play, "end", computer=True)
+        t, _, _ = t.played(t.match.state.to_play, "end", computer=True)
         assert t.viewer == 0
     assert t.phase == "play" and t.viewer == 0 and t.view()["hand"]
-    t, _ = t.played(0, "end", computer=False)
+    t, _, _ = t.played(0, "end", computer=False)
     assert t.phase == "computer" and t.viewer == 0
 
 
@@ -43,7 +43,7 @@ def test_several_people_hand_off_with_hands_hidden() -> None:
         piles={"N": ["9H"]}, hands=[["5S", "2C"], ["6H", "3D"]], stock=["4C", "7D"],
     )  # fmt: skip
     assert t.phase == "play" and t.viewer == 0
-    t, entries = t.played(0, "end", computer=False)
+    t, entries, _ = t.played(0, "end", computer=False)
     assert entries == [{"seat": 0, "move": "end", "turn": 1, "round": 1}]
     assert t.phase == "handoff" and t.viewer is None
     v = t.view()
@@ -56,7 +56,7 @@ def test_several_people_hand_off_with_hands_hidden() -> None:
 def test_undo_drops_the_step_from_the_log() -> None:
     t = table_at(STANDARD, (PERSON, CPU), 0,
                  piles={"N": ["9H"]}, hands=[["8S", "2C"], ["6H"]], stock=[])  # fmt: skip
-    played, _ = t.played(0, "8S>N", computer=False)
+    played, _, _ = t.played(0, "8S>N", computer=False)
     assert played.log[-1]["move"] == "8S>N"
     back = played.undone()
     assert back.log == () and back.match.state == t.match.state
@@ -65,7 +65,7 @@ def test_undo_drops_the_step_from_the_log() -> None:
 def test_a_drawn_king_going_to_a_corner_is_logged() -> None:
     hands = [["5S", "2C"], ["6H", "3D"]]
     t = table_at(DRAW_LAST, (PERSON, CPU), 0, piles={"N": ["9H"]}, hands=hands, stock=["KD", "4C"])
-    t, entries = t.played(0, "end", computer=False)
+    t, entries, _ = t.played(0, "end", computer=False)
     assert [e["move"] for e in entries] == ["end", "draw-king NW"]
     assert t.match.state.piles["NW"] and str(t.match.state.piles["NW"][0]) == "KD"
 
@@ -76,10 +76,10 @@ def test_computer_randomness_is_reproducible_per_step() -> None:
     assert t.phase == "computer"
     again = Table.from_dict(t.to_dict())
     assert t.computer_rng().random() == again.computer_rng().random()
-    stepped, _ = t.played(1, "8S>N", computer=True)
+    stepped, _, _ = t.played(1, "8S>N", computer=True)
     assert stepped.steps == 1
     assert stepped.computer_rng().random() != t.computer_rng().random()
-    ended, _ = stepped.played(1, "end", computer=True)
+    ended, _, _ = stepped.played(1, "end", computer=True)
     assert ended.steps == 0 and ended.phase == "play"
 
 
@@ -89,7 +89,7 @@ def test_next_round_starts_a_fresh_log() -> None:
     saved = t.match.to_dict()
     saved["rounds"] = 3
     t = Table(Match.from_dict(saved), t.seats, 0)
-    t, _ = t.played(0, "8S>N", computer=False)
+    t, _, _ = t.played(0, "8S>N", computer=False)
     assert t.phase == "round_over" and t.log
     t = t.next_round()
     assert t.log == () and t.match.round == 2 and t.phase in ("play", "computer")
