@@ -106,7 +106,7 @@ def kings_corner_race(settings: Settings) -> None:
         table = Table.new((("human", None), ("computer", "easy")), kc.Rules(), 1, SEED)
         for action, move in accepted:
             seat = table.match.state.to_play
-            table, _ = table.played(seat, kc.Move.parse(move), computer=action != "moves")
+            table, _, _ = table.played(seat, kc.Move.parse(move), computer=action != "moves")
         assert final["version"] == 1 + len(accepted) and len(accepted) >= 3
         assert final["view"] == table.view()
 
