@@ -5,7 +5,8 @@
 set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
-fc-list 2>/dev/null | grep -qi 'noto sans cjk' || need+=(fonts-noto-cjk)
+# grep reads everything (no -q): with pipefail, fc-list killed by SIGPIPE would read as missing.
+fc-list 2>/dev/null | grep -i 'noto sans cjk' >/dev/null || need+=(fonts-noto-cjk)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
