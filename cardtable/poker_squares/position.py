@@ -14,9 +14,6 @@ from cardtable.poker_squares.abstract import MIXED, MS_ADD, MS_EMPTY, MS_N, line
 
 ROW_OF = [c // 5 for c in range(25)]
 COL_OF = [5 + c % 5 for c in range(25)]
-LINE_CELLS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(r * 5 + c for c in range(5)) for r in range(5)
-) + tuple(tuple(r * 5 + c for r in range(5)) for c in range(5))
 FULL_MASK = (1 << 52) - 1
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import time
 
 from cardtable.poker_squares.abstract import MS_N, TB, ValueTable, line_key
-from cardtable.poker_squares.position import COL_OF, LINE_CELLS, ROW_OF, Position
+from cardtable.poker_squares.game import LINES
+from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
 from cardtable.poker_squares.search_look import look2_values, look_values
 
 
@@ -32,7 +33,7 @@ def _signature(pos: Position, cell: int) -> tuple[object, ...]:
     """Cells with equal signatures lead to positions that are the same up to symmetry."""
     out: list[object] = []
     for li in (ROW_OF[cell], COL_OF[cell]):
-        empt = tuple(i for i, c in enumerate(LINE_CELLS[li]) if pos.cells[c] < 0)
+        empt = tuple(i for i, c in enumerate(LINES[li]) if pos.cells[c] < 0)
         out.append((pos.lms[li], pos.lst[li], empt))
     return tuple(out)
 

@@ -95,7 +95,7 @@ class Table:
 
     def view(self) -> dict[str, Any]:
         """The engine's view for the viewer; with no viewer, the spectator's (no hand)."""
-        return kc.view(self.match.state, self.viewer)
+        return kc.ENGINE.view(self.match.state, self.viewer)
 
     # -- changes -----------------------------------------------------------------------
     def played(self, seat: int, move: kc.Move | str, *, computer: bool) -> Played:

@@ -218,7 +218,7 @@ def move(
     record, table = _open(store, game_id, player, body.version)
     _require(table, "play")
     try:
-        parsed = kc.Move.parse(body.move)
+        parsed = kc.ENGINE.parse_move(body.move)
         table, entries, events = table.played(table.match.state.to_play, parsed, computer=False)
     except kc.MoveError as exc:
         raise invalid(f"move: {exc}") from None

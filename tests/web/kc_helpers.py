@@ -189,7 +189,7 @@ def simulate(
         if table.phase == "computer":
             strength = table.seats[seat][1] or "normal"
             move = choose_move(table.match.view(seat), strength, table.computer_rng())
-            table, _ = table.played(seat, move, computer=True)
+            table, _, _ = table.played(seat, move, computer=True)
             line.computer_moves += 1
         else:
             if table.phase == "handoff":
@@ -197,7 +197,7 @@ def simulate(
             text = choose(state)
             line.events |= events_of(state, text)
             line.human_moves.append(text)
-            table, _ = table.played(seat, text, computer=False)
+            table, _, _ = table.played(seat, text, computer=False)
     line.table = table
     return line
 
