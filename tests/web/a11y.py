@@ -1,0 +1,77 @@
+"""Accessibility checks for browser tests: axe-core (pinned through `axe-playwright-python`,
+which bundles it, so no Node is needed) and the size of tap targets on phone layouts.
+
+    assert_no_axe_violations(page, "kings corner, a card chosen")
+    assert_tap_targets(page, "poker squares, phone")   # every visible control >= 44x44 px
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page
+
+AXE = Axe()
+MIN_TARGET = 44
+"""The smallest tap target on a phone, in CSS pixels (WCAG 2.5.5, Apple and Android guides)."""
+
+# Every control a finger can press. Inline links inside running text are exempt (WCAG 2.5.5:
+# "the target is in a sentence or block of text"); they are marked with `data-inline-link`
+# or sit inside a paragraph.
+_TARGETS_JS = """
+(min) => {
+  const found = [];
+  const controls = document.querySelectorAll(
+    'button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button],'
+    + ' [role=gridcell][tabindex], [tabindex="0"]'
+  );
+  for (const el of controls) {
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none') continue;
+    if (el.closest('[hidden], [inert], [aria-hidden=true]')) continue;
+    if (el.matches('a') && el.closest('p, li p, td, figcaption')) continue;
+    if (el.matches('input[type=radio], input[type=checkbox]') && el.closest('label')) {
+      const box = el.closest('label').getBoundingClientRect();
+      if (box.width >= min && box.height >= min) continue;
+    }
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    // Off the page until focused (a skip link): not a target a finger can reach.
+    if (r.bottom <= 0 || r.right <= 0) continue;
+    if (r.width < min || r.height < min) {
+      const name = (el.getAttribute('aria-label') || el.textContent || el.id || el.tagName)
+        .trim().slice(0, 40);
+      found.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${name}"`
+        + ` ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+  }
+  return found;
+}
+"""
+
+
+def axe_violations(page: Page, **options: Any) -> list[str]:
+    """One line per axe-core violation on the page as it is now: rule, impact, where."""
+    results = AXE.run(page, options={"resultTypes": ["violations"], **options})
+    lines = []
+    for v in results.response["violations"]:
+        targets = [", ".join(node["target"]) for node in v["nodes"][:5]]
+        lines.append(f"{v['id']} ({v['impact']}, {len(v['nodes'])}x): {'; '.join(targets)}")
+    return lines
+
+
+def assert_no_axe_violations(page: Page, where: str) -> None:
+    found = axe_violations(page)
+    assert not found, f"axe-core on {where}:\n" + "\n".join(found)
+
+
+def small_tap_targets(page: Page, minimum: int = MIN_TARGET) -> list[str]:
+    """Visible controls smaller than ``minimum`` CSS pixels either way."""
+    result: list[str] = page.evaluate(_TARGETS_JS, minimum)
+    return result
+
+
+def assert_tap_targets(page: Page, where: str, minimum: int = MIN_TARGET) -> None:
+    found = small_tap_targets(page, minimum)
+    assert not found, f"tap targets under {minimum} px on {where}:\n" + "\n".join(found)
