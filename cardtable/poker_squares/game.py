@@ -241,7 +241,10 @@ def place(game: Game, row: int, col: int) -> Game:
 
 
 def undo(game: Game) -> Game:
-    """Take back the last placement; the deal becomes practice (SPEC PS-9)."""
+    """Take back the last placement; the deal becomes practice (SPEC PS-9). A finished deal
+    stays finished: its result is recorded, so the last card cannot be taken back."""
+    if game.is_over:
+        raise IllegalMove("the deal is over: its result is final", key="deal_over")
     if not game.placements:
         raise IllegalMove("nothing to undo: no card has been placed", key="nothing_to_undo")
     return replace(game, placements=game.placements[:-1], practice=True)
@@ -273,7 +276,7 @@ def view(game: Game, seat: int | None = 0) -> dict[str, Any]:
         "practice": game.practice,
         "replay": game.replay,
         "is_over": game.is_over,
-        "can_undo": seat == 0 and game.placed > 0,
+        "can_undo": mine and game.placed > 0,
         "legal_moves": [str(m) for m in legal_moves(game)] if mine else [],
         "last_placed": (
             None

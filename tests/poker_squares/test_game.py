@@ -163,6 +163,19 @@ def test_undo_takes_back_the_last_card_and_marks_practice() -> None:
     assert place(back, 4, 4).practice  # practice sticks for the rest of the deal
 
 
+def test_a_finished_deal_cannot_be_undone() -> None:
+    game = deal_cards("american", STACKED)
+    before_last = game
+    for cell in range(CELLS):
+        before_last = game
+        game = place(game, cell // 5, cell % 5)
+    assert view(before_last)["can_undo"]
+    assert game.is_over and not view(game)["can_undo"]
+    with pytest.raises(IllegalMove, match="over") as refused:
+        undo(game)
+    assert refused.value.key == "deal_over"
+
+
 def test_a_replay_is_practice_from_the_first_card() -> None:
     original = deal("american", 9)
     replay = deal("american", 9, replay=True)
@@ -221,7 +234,7 @@ def games_in_play(draw: st.DrawFn) -> Game:
     cells = draw(st.permutations(range(CELLS)))
     for cell in cells[: draw(st.integers(0, CELLS))]:
         game = place(game, cell // 5, cell % 5)
-    if game.placed and draw(st.booleans()):
+    if game.placed and not game.is_over and draw(st.booleans()):
         game = undo(game)
     return game
 

@@ -204,33 +204,15 @@ def test_very_long_game_id_is_not_found(api: Api) -> None:
     assert api.get(f"{GAMES}/{'x' * 500}", status=404)["code"] == "not_found"
 
 
-def test_undo_after_the_end_keeps_the_finished_unassisted_result(api: Api) -> None:
+def test_undo_after_the_end_is_refused_and_the_result_kept(api: Api) -> None:
     end, _ = play_out(api, api.ps_new())
     first_total = end["view"]["total"]
-    # An accidental Z after the last card: the deal turns practice, the finish stays.
-    undone = api.ps(end, "undo")
-    assert undone["view"]["practice"] and not undone["view"]["is_over"]
+    assert end["view"]["is_over"] and not end["view"]["can_undo"]
+    # An accidental Z after the last card: refused, the deal and its result stay as they were.
+    refused = api.ps(end, "undo", status=409)
+    assert refused["code"] == "illegal_move" and "over" in refused["message"]
+    assert api.get(f"{GAMES}/{end['id']}") == end
     scores = api.get("/api/poker-squares/scores")["american"]
     assert scores["best"] == first_total and scores["best_practice"] is None
     [only] = scores["history"]
     assert only["id"] == end["id"] and not only["practice"] and only["total"] == first_total
-    # Finished again (the last card elsewhere is impossible: one cell is empty): another
-    # result, practice, and the first stays as it was.
-    [[row, col]] = [
-        [r, c] for r in range(5) for c in range(5) if undone["view"]["grid"][r][c] is None
-    ]
-    again = api.ps(undone, "moves", row=row, col=col)
-    assert again["view"]["is_over"] and again["view"]["practice"]
-    scores = api.get("/api/poker-squares/scores")["american"]
-    assert scores["best"] == first_total
-    assert scores["best_practice"] == again["view"]["total"]
-    newest, oldest = scores["history"]
-    assert newest["id"] == oldest["id"] == end["id"]
-    assert (newest["practice"], newest["total"]) == (True, again["view"]["total"])
-    assert (oldest["practice"], oldest["total"]) == (False, first_total)
-    # Undone and finished a third time: a third (practice) result; best unassisted unchanged.
-    third = api.ps(api.ps(again, "undo"), "moves", row=row, col=col)
-    scores = api.get("/api/poker-squares/scores")["american"]
-    assert len(scores["history"]) == 3 and scores["best"] == first_total
-    assert [h["practice"] for h in scores["history"]] == [True, True, False]
-    assert third["view"]["total"] == again["view"]["total"]
