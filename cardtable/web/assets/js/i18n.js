@@ -5,6 +5,11 @@
  * `data-i18n-attr="aria-label:key; title:key"` (attributes). Script code calls `t(key, params)`;
  * `{name}` in a string is replaced by `params.name`. A key missing from the chosen language
  * falls back to English, then to the key itself, so a gap shows up instead of breaking.
+ *
+ * Counts: a message that holds a count is an object of plural forms keyed by the categories of
+ * `Intl.PluralRules` (`{"one": "{n} card", "other": "{n} cards"}`; Japanese has only `other`).
+ * The count is always the parameter `n`: `t("kc.cards_n", { n: 1 })` is "1 card". A form the
+ * language lacks falls back to `other`.
  */
 
 export const LANGUAGES = ["en", "ja"];
@@ -12,6 +17,13 @@ const cache = new Map();
 let strings = {};
 let english = {};
 let current = "en";
+const pluralRules = new Map();
+
+/** The plural category ("one", "other", ...) of the number `n` in `lang`. */
+export function pluralCategory(lang, n) {
+  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+  return pluralRules.get(lang).select(Number(n));
+}
 
 async function fetchStrings(lang) {
   if (!cache.has(lang)) {
@@ -46,12 +58,27 @@ export function currentLanguage() {
   return current;
 }
 
+/** The message of `key` in `lang`'s strings: a string, or the plural form chosen by `params.n`. */
+function pick(message, lang, params) {
+  if (typeof message !== "object" || message === null) return message;
+  const n = params?.n;
+  const form = n === undefined ? "other" : pluralCategory(lang, n);
+  return message[form] ?? message.other;
+}
+
+// A " · " separator keeps to the word before it (a no-break space), so a wrapped line never
+// starts with the dot (a Japanese line-start rule, and tidier in English too).
+const SEPARATOR = / ?· /g;
+
 export function t(key, params) {
-  let text = strings[key] ?? english[key] ?? key;
+  let text;
+  if (Object.hasOwn(strings, key)) text = pick(strings[key], current, params);
+  else if (Object.hasOwn(english, key)) text = pick(english[key], "en", params);
+  else text = key;
   if (params) {
     text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
   }
-  return text;
+  return text.replace(SEPARATOR, "\u00a0· ");
 }
 
 /** Fills every [data-i18n] and [data-i18n-attr] under `root`, and shows the blocks written
