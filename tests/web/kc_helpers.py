@@ -102,12 +102,14 @@ def seeded_match(
     rules: kc.Rules | None = None,
     rounds: int = 1,
     speed: str = "instant",
+    table: Table | None = None,
 ) -> str:
-    """A new match for this page's player, dealt from `seed` (None: the server's own deal);
-    the page is then opened on the table. Returns the game id."""
+    """A new match for this page's player, dealt from `seed` (None: the server's own deal),
+    or `table` as it stands (a match part-way through); the page is then opened on the table.
+    Returns the game id."""
     rules = rules or kc.Rules.preset("standard")
     page.goto(KC)
-    expect(page.locator("#setup")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-ready", "kc")
     pid = page.request.post("/api/players").json()["player_id"]
     page.evaluate("id => localStorage.setItem('cardtable.player', id)", pid)
     set_speed(page, speed)
@@ -119,11 +121,13 @@ def seeded_match(
     )
     assert answer.status == 201, answer.text()
     game_id = str(answer.json()["id"])
-    if seed is not None:
+    if seed is not None or table is not None:
         store = store_of(app)
         record = store.load_game(game_id, player_key(pid))
         assert record is not None
-        table = Table.new(seats, rules, rounds, seed)
+        if table is None:
+            assert seed is not None
+            table = Table.new(seats, rules, rounds, seed)
         store.save_game(
             record, table.to_dict(), finished=False, log=[{"action": "test-deal", "seed": seed}]
         )
@@ -225,6 +229,44 @@ def find_seed(
             best = line
     assert best is not None, f"no seed below {limit} gives {needs}"
     return best
+
+
+def last_turn(
+    seats: tuple[Seat, ...], rounds: int, *, limit: int = 30, rules: kc.Rules | None = None
+) -> Table:
+    """A match on the person's (seat 0's) last turn of its last round: the rounds before are
+    played out with `policy` for every seat (quick; their penalties are what they are), the
+    last as the server would play it. Among the seeds below `limit`, the one whose last round
+    leaves the fewest steps after that turn, so the browser has little to play to the end."""
+    best: tuple[int, Table] | None = None
+    for seed in range(1, limit):
+        table = Table.new(seats, rules or kc.Rules.preset("standard"), rounds, seed)
+        for _ in range(rounds - 1):
+            while table.phase != "round_over":
+                state = table.match.state
+                table, _, _ = table.played(state.to_play, policy(state), computer=False)
+            table = table.next_round()
+        start, after = None, 0
+        for _ in range(1000):
+            if table.phase == "match_over":
+                break
+            seat = table.match.state.to_play
+            if table.phase == "computer":
+                strength = table.seats[seat][1] or "normal"
+                move = choose_move(table.match.view(seat), strength, table.computer_rng())
+                table, _, _ = table.played(seat, move, computer=True)
+                after += 1
+            else:
+                if table.phase == "handoff":
+                    table = table.revealed_to()
+                if seat == 0:
+                    start, after = table, 0
+                table, _, _ = table.played(seat, policy(table.match.state), computer=False)
+                after += 1
+        if start is not None and (best is None or after < best[0]):
+            best = (after, start)
+    assert best is not None, f"no seed below {limit} reaches the end of the match"
+    return best[1]
 
 
 def steps(line: Line) -> int:

@@ -12,11 +12,14 @@ from fastapi import FastAPI
 from playwright.sync_api import Page, expect
 
 from cardtable import kings_corner as kc
+from cardtable.kings_corner.cpu import choose_move
+from cardtable.server.kc_table import Table
 from tests.web.conftest import ConsoleGuard, NewPage
 from tests.web.kc_helpers import (
     CENTRE,
     CORNERS,
     KC,
+    VS_NORMAL,
     assert_outlines_match_engine,
     card,
     click_move,
@@ -288,13 +291,18 @@ def test_reload_mid_turn_restores_the_board(page: Page, live_app: FastAPI) -> No
     click_move(page, move)
     expect(page.locator("#undo-btn")).to_be_enabled()
     board, hand = piles_on_page(page), hand_cards(page)
-    # The page was opened with ?continue: a reload comes straight back to the table.
+    # A reload comes straight back to the table, with the keyboard on the hand.
     page.reload()
     expect(page.locator("#table")).to_be_visible()
     assert piles_on_page(page) == board
     assert hand_cards(page) == hand
-    # Opened plainly, it offers Continue.
+    expect(page.locator("#hand .hand-card").first).to_be_focused()
+    # So does the page opened plainly (not from the home page's Continue link).
     page.goto(KC)
+    expect(page.locator("#table")).to_be_visible()
+    assert piles_on_page(page) == board
+    # Menu leads to the settings, which offer Continue.
+    page.locator("#menu-btn").click()
     expect(page.locator("#continue-box")).to_be_visible()
     expect(page.locator("#continue-text")).to_contain_text("Round 1 of 1")
     page.locator("#continue-btn").click()
@@ -332,12 +340,12 @@ def test_three_round_match_to_its_result(page: Page, live_app: FastAPI) -> None:
     winners = table.match.winners
     assert winners is not None
     expect(page.locator("#end-title")).to_have_text("Match over")
-    names = {0: "You", 1: "Computer 2"}
+    wins = {0: "You win the match.", 1: "Computer 2 wins the match."}
     summary = page.locator("#end-summary")
     if len(winners) > 1:
-        expect(summary).to_contain_text("tie")
+        expect(summary).to_contain_text("The match is a tie between you and Computer 2.")
     else:
-        expect(summary).to_contain_text(f"The match goes to {names[winners[0]]}")
+        expect(summary).to_contain_text(wins[winners[0]])
     for seat in winners:
         expect(page.locator(f"#end-table tr[data-seat='{seat}']")).to_have_class(
             re.compile("winner")
@@ -440,6 +448,45 @@ def test_keyboard_only_turn(page: Page, live_app: FastAPI) -> None:
     page.keyboard.press("Enter")
     table = settle(page, live_app)
     assert table.phase in ("play", "round_over", "match_over")
+
+
+def computer_turn_then_mine() -> int:
+    """A deal where the person starts, may end the turn at once, and the computer's turn
+    after it hands the play back to the person (the round goes on)."""
+    for seed in range(1, 200):
+        table = Table.new(VS_NORMAL, kc.Rules(), 1, seed)
+        state = table.match.state
+        if state.to_play != 0 or "end" not in [str(m) for m in kc.legal_moves(state)]:
+            continue
+        table, _, _ = table.played(0, "end", computer=False)
+        while table.phase == "computer":
+            view = table.match.view(1)
+            table, _, _ = table.played(
+                1, choose_move(view, "normal", table.computer_rng()), computer=True
+            )
+        if table.phase == "play":
+            return seed
+    raise AssertionError("no seed")
+
+
+def test_keyboard_comes_back_to_the_hand_after_the_computer(page: Page, live_app: FastAPI) -> None:
+    """Playing by keyboard: End turn, Next player (the keyboard waits on Pause; pausing and
+    resuming with it), and once the computer has played the focus is on the hand again."""
+    seeded_match(page, live_app, computer_turn_then_mine(), speed="fast")
+    settle(page, live_app)
+    expect(page.locator("#hand .hand-card").first).to_be_focused()
+    page.locator("#end-btn").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#next-btn")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#pause-btn")).to_be_focused()
+    page.keyboard.press("Enter")  # pause
+    expect(page.locator("#pause-overlay")).to_be_visible()
+    page.keyboard.press("Enter")  # resume
+    expect(page.locator("#pause-overlay")).to_be_hidden()
+    table = settle(page, live_app)
+    assert table.phase == "play"
+    expect(page.locator("#hand .hand-card").first).to_be_focused()
 
 
 def test_choices_cancel_and_wrong_piles_are_explained(page: Page, live_app: FastAPI) -> None:

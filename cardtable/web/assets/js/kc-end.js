@@ -5,7 +5,7 @@
  */
 
 import { t } from "./i18n.js";
-import { seatName, sentences } from "./kc-text.js";
+import { isYou, seatName, sentences } from "./kc-text.js";
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);
@@ -14,8 +14,14 @@ function el(tag, attrs = {}, text = null) {
   return node;
 }
 
+/** "you and Computer 3": names inside a sentence. */
 export function namesOf(game, seats) {
-  return seats.map((s) => seatName(game, s)).join(t("kc.and"));
+  return seats.map((s) => (isYou(game, s) ? t("kc.you_in_list") : seatName(game, s))).join(t("kc.and"));
+}
+
+/** "Computer 2 wins the match." or, for the one person at the table, "You win the match." */
+function winText(game, key, seat) {
+  return isYou(game, seat) ? t(`${key}_you`) : t(key, { who: seatName(game, seat) });
 }
 
 /** The sentence that sums up a finished round or match, also used for the announcement. */
@@ -24,20 +30,20 @@ export function endSummary(game) {
   const match = game.match;
   const parts = [];
   const winners = view.winners || [];
-  if (view.ending === "out") parts.push(t("kc.went_out", { who: seatName(game, winners[0]) }));
+  if (view.ending === "out") parts.push(winText(game, "kc.went_out", winners[0]));
   else parts.push(t("kc.blocked"));
   if (view.ending !== "out") {
     parts.push(
       winners.length > 1
         ? t("kc.round_tie", { who: namesOf(game, winners) })
-        : t("kc.round_winner", { who: seatName(game, winners[0]) }),
+        : winText(game, "kc.round_winner", winners[0]),
     );
   }
   if (game.phase === "match_over" && match.winners) {
     parts.push(
       match.winners.length > 1
         ? t("kc.match_tie", { who: namesOf(game, match.winners) })
-        : t("kc.match_winner", { who: seatName(game, match.winners[0]) }),
+        : winText(game, "kc.match_winner", match.winners[0]),
     );
   }
   return sentences(parts);
@@ -58,7 +64,13 @@ export function renderEnd(section, game, { onNextRound, onNewMatch, onRematch })
   const head = el("tr");
   head.append(el("th", { scope: "col" }, t("kc.col_player")));
   head.append(
-    ...match.results.map((_, i) => el("th", { scope: "col", class: "num" }, t("kc.col_round", { n: i + 1 }))),
+    ...match.results.map((_, i) => {
+      // "Round 1" in full; narrow screens show "1" (the full words stay for screen readers).
+      const th = el("th", { scope: "col", class: "num" });
+      th.append(el("span", { class: "col-long" }, t("kc.col_round", { n: i + 1 })));
+      th.append(el("span", { class: "col-short", "aria-hidden": "true" }, String(i + 1)));
+      return th;
+    }),
   );
   head.append(el("th", { scope: "col", class: "num" }, t("kc.col_total")));
   const thead = el("thead");

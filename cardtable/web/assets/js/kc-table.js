@@ -58,10 +58,13 @@ export function createTable(parts, { onPile, onCard }) {
     const empty = el("span", "pile-empty");
     const tag = el("span", "pile-tag");
     const count = el("span", "pile-count");
-    const mark = el("span", "pile-mark", "↗");
-    const target = el("span", "target-mark", "●");
+    // The marks are drawn by CSS; the pile's name says them in words.
+    const mark = el("span", "pile-mark");
+    const target = el("span", "target-mark");
     for (const n of [empty, tag, count, mark, target]) n.setAttribute("aria-hidden", "true");
-    b.append(cards, empty, tag, count, mark, target);
+    // What a pile shows in words, in reading order (tag, "K only" or the count), each word
+    // apart: its spoken name starts with the same words (pileLabel).
+    b.append(cards, tag, " ", empty, " ", count, mark, target);
     b.addEventListener("click", (ev) => onPile(slot, ev));
     piles.set(slot, { b, head, tail, empty, tag, count });
     cross.append(b);
@@ -117,7 +120,9 @@ export function createTable(parts, { onPile, onCard }) {
       const turn = el("span", "seat-turn", "▶");
       turn.setAttribute("aria-hidden", "true");
       const name = el("strong", "seat-name", seatName(game, seat));
-      title.append(turn, name, el("span", "seat-role", seatRole(game, seat)));
+      title.append(turn, name);
+      const role = seatRole(game, seat);
+      if (role) title.append(el("span", "seat-role", role));
       const backs = el("span", "seat-backs");
       backs.setAttribute("aria-hidden", "true");
       const size = view.hand_sizes[seat];
@@ -153,7 +158,7 @@ export function createTable(parts, { onPile, onCard }) {
         b.dataset.card = code;
         const face = el("span", "face");
         face.innerHTML = cardFaceSvg(code);
-        const mark = el("span", "play-mark", "●");
+        const mark = el("span", "play-mark");
         const drawn = el("span", "drawn-mark");
         mark.setAttribute("aria-hidden", "true");
         drawn.setAttribute("aria-hidden", "true");

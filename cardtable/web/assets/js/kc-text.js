@@ -16,6 +16,11 @@ export function pileName(pile) {
   return t(`kc.pile.${pile}`);
 }
 
+/** A pile inside a sentence: "North", "the south-east corner" ("moved the pile onto ..."). */
+export function pileRef(pile) {
+  return t(`kc.pile_ref.${pile}`);
+}
+
 export function isCorner(pile) {
   return CORNERS.includes(pile);
 }
@@ -33,9 +38,15 @@ export function seatName(game, seat) {
   return t("kc.computer_n", { n: seat + 1 });
 }
 
+/** A computer's strength ("normal"); nothing for a person (the name says who it is). */
 export function seatRole(game, seat) {
   const s = game.seats[seat];
-  return s.kind === "human" ? t("kc.role.person") : t(`kc.strength.${s.strength}`);
+  return s.kind === "human" ? "" : t(`kc.strength.${s.strength}`);
+}
+
+/** True when `seat` is the one person at the table, called "You". */
+export function isYou(game, seat) {
+  return game.seats[seat]?.kind === "human" && humanCount(game) === 1;
 }
 
 /** "accepts a black 8", "takes only a King", ... for what a pile accepts (`view.accepts[pile]`). */
@@ -64,7 +75,7 @@ export function refusalText(refusal, target, accept) {
     card: p.card ? cardName(p.card) : "",
     tail: p.tail ? cardName(p.tail) : "",
     pile: p.pile ? pileName(p.pile) : "",
-    target: pileName(target),
+    target: pileRef(target),
     colour: build ? t(`kc.colour.${accept.colour}`) : "",
     rank: build ? t(`rank.${accept.rank}`) : "",
   };
@@ -74,20 +85,34 @@ export function refusalText(refusal, target, accept) {
   return why;
 }
 
-/** The spoken name of a pile: "9 of hearts on North, accepts a black 8". */
+/** What a pile shows in words besides its cards: its tag, then "K only" or its count. */
+export function pileShown(pile, cards, accept) {
+  const tag = t(`kc.pile_short.${pile}`);
+  const shown = !cards.length ? emptySlotText(accept) : cards.length > 1 ? String(cards.length) : "";
+  return { tag, shown };
+}
+
+/**
+ * The spoken name of a pile: "N, 3 cards: 9 of hearts on North, 3 cards from the jack of
+ * spades, accepts a black 8". It starts with the words the pile shows ("N", "3", "NW",
+ * "K only"), so a person using voice control can say what they see.
+ */
 export function pileLabel(pile, cards, accept, extra = []) {
   const parts = [];
   if (!cards.length) {
     parts.push(t(isCorner(pile) ? "kc.pile_empty_corner" : "kc.pile_empty_centre", { pile: pileName(pile) }));
   } else {
     const tail = cards[cards.length - 1];
-    parts.push(t("kc.pile_tail", { card: cardName(tail), pile: pileName(pile) }));
+    parts.push(t("kc.pile_tail", { card: cardName(tail), pile: pileRef(pile) }));
     if (cards.length > 1) {
       parts.push(t("kc.pile_head", { n: cards.length, card: cardName(cards[0]) }));
     }
   }
   parts.push(acceptText(accept));
-  return [...parts, ...extra].join(t("kc.sep"));
+  const { tag } = pileShown(pile, cards, accept);
+  const seen = !cards.length ? emptySlotText(accept) : cards.length > 1 ? t("kc.cards_n", { n: cards.length }) : "";
+  const name = [...parts, ...extra].join(t("kc.sep"));
+  return t(seen ? "kc.pile_label" : "kc.pile_label_tag", { tag, shown: seen, name: capitalise(name) });
 }
 
 export function rulesOptions(rules) {
@@ -117,7 +142,7 @@ export function parseMove(move) {
  * already say: a King drawn and put in a corner. */
 export function eventText(game, event) {
   if (event.kind === "king_to_corner") {
-    return t("kc.did.draw_king", { who: seatName(game, event.seat), pile: pileName(event.pile) });
+    return t("kc.did.draw_king", { who: seatName(game, event.seat), pile: pileRef(event.pile) });
   }
   return "";
 }
@@ -127,9 +152,9 @@ export function stepText(game, seat, move) {
   const who = seatName(game, seat);
   const m = parseMove(move);
   if (m.kind === "end") return t("kc.did.end", { who });
-  if (m.kind === "draw-king") return t("kc.did.draw_king", { who, pile: pileName(m.pile) });
-  if (m.kind === "shift") return t("kc.did.shift", { who, from: pileName(m.from), to: pileName(m.to) });
-  return t("kc.did.play", { who, card: cardName(m.card), pile: pileName(m.pile) });
+  if (m.kind === "draw-king") return t("kc.did.draw_king", { who, pile: pileRef(m.pile) });
+  if (m.kind === "shift") return t("kc.did.shift", { who, from: pileName(m.from), to: pileRef(m.to) });
+  return t("kc.did.play", { who, card: cardName(m.card), pile: pileRef(m.pile) });
 }
 
 /** Sentences in a row: a space between them in English, none in Japanese. */

@@ -17,6 +17,7 @@ import {
   eventText,
   parseMove,
   pileName,
+  pileRef,
   refusalText,
   rulesLine,
   seatName,
@@ -322,7 +323,7 @@ async function computerLoop() {
   } finally {
     state.looping = false;
   }
-  if (state.game && !state.looping && (state.game.phase === "play" || state.game.phase === "handoff")) focusAfterTurn();
+  if (state.game && !state.looping && state.game.phase !== "computer") focusAfterTurn();
 }
 
 /** The sentence for a step, plus what follows it (a drawn King, the next turn, the end). */
@@ -339,13 +340,23 @@ function afterText(game) {
   return [];
 }
 
+/**
+ * After the computers' turns: the keyboard goes back to the hand (or to the hand-off button,
+ * or to the result). Focus left on a control that only mattered while the computers played
+ * (Pause, Next player) or on nothing moves; focus the player put elsewhere (the speed menu,
+ * the log) stays.
+ */
 function focusAfterTurn() {
   const g = state.game;
   if (!g || state.screen !== "table") return;
   const active = document.activeElement;
-  const lost = !active || active === document.body || active.closest?.("[hidden]") || active.disabled;
+  const waiting = active && (active.id === "pause-btn" || active.id === "next-btn" || active.id === "main");
+  const lost = !active || active === document.body || active.closest?.("[hidden]") || active.disabled || waiting;
   if (g.phase === "handoff" && (lost || table.contains(active))) $("reveal-btn").focus();
-  else if (g.phase === "play" && lost) focusHand(0);
+  else if (g.phase === "play" && (lost || table.contains(active))) focusHand(0);
+  else if ((g.phase === "round_over" || g.phase === "match_over") && (lost || table.contains(active))) {
+    $("end-title")?.focus();
+  }
 }
 
 function focusHand(index) {
@@ -395,7 +406,7 @@ function chooseCard(code, ev) {
   state.selection = { kind: "card", card: code };
   const a = analyse();
   render();
-  const piles = [...a.targets].map(pileName).join(t("kc.or"));
+  const piles = [...a.targets].map(pileRef).join(t("kc.or"));
   const text = a.targets.size
     ? t("kc.choose_target", { card: cardName(code), piles })
     : t("kc.no_target", { card: cardName(code) });
@@ -431,7 +442,7 @@ function choosePile(pile, ev) {
     state.selection = { kind: "pile", pile };
     const targets = analyse().targets;
     render();
-    const piles = [...targets].map(pileName).join(t("kc.or"));
+    const piles = [...targets].map(pileRef).join(t("kc.or"));
     const text = t("kc.choose_pile_target", { pile: pileName(pile), piles });
     say(targets.size > 1 ? t("kc.choose_outlined", { card: t("kc.pile_chosen", { pile: pileName(pile) }) }) : text);
     announce(text);
@@ -496,6 +507,7 @@ function endTurn() {
 
 function nextPlayer() {
   if (!state.waitNext) return;
+  const keyboard = document.activeElement === $("next-btn");
   state.waitNext = false;
   say("");
   render();
@@ -503,6 +515,8 @@ function nextPlayer() {
     $("reveal-btn").focus();
     announce(t("kc.turn_handoff", { who: seatName(state.game, state.game.view.to_play) }));
   } else {
+    // Next player disappears: the keyboard waits on Pause, and comes back to the hand after.
+    if (keyboard) $("pause-btn").focus();
     announce(turnText(state.game));
     computerLoop();
   }
@@ -674,8 +688,9 @@ async function start() {
       if (err.code !== "no_player") handleError(err);
     }
   }
-  const resume = new URLSearchParams(window.location.search).has("continue");
-  if (resume && state.game && state.game.phase !== "match_over") continueMatch();
+  // An unfinished match comes straight back (a reload mid-game, ?continue from the home
+  // page); Menu on the table leads to the settings, where Continue returns to it.
+  if (state.game && state.game.phase !== "match_over") continueMatch();
   else showSetup();
   document.body.dataset.ready = "kc";
 }
