@@ -20,11 +20,18 @@ from tests.web.helpers import (
 
 def test_whole_deal_by_mouse(page: Page) -> None:
     start_deal(page, table="british", target="easy")
+    # The current card is counted (card 1 of 25); the stock holds the cards after it.
+    expect(page.locator("#current-label")).to_have_text("Card 1 of 25")
+    expect(page.locator("#cards-left")).to_have_text("24")
+    expect(page.locator("#deck")).to_have_attribute("aria-label", "24 more cards to come")
     for n in range(25):
         page.locator(".cell.empty").first.click()
         wait_placed(page, n + 1)
         if n < 24:
-            expect(page.locator("#cards-left")).to_have_text(str(24 - n))
+            expect(page.locator("#current-label")).to_have_text(f"Card {n + 2} of 25")
+            expect(page.locator("#cards-left")).to_have_text(str(23 - n))
+        if n == 22:
+            expect(page.locator("#deck")).to_have_attribute("aria-label", "1 more card to come")
     expect(page.locator("#end")).to_be_visible()
     total = assert_total_matches_engine(page, "british")
     expect(page.locator("#breakdown tbody tr")).to_have_count(10)
@@ -163,7 +170,7 @@ def test_settings_keep_the_deal(page: Page) -> None:
     wait_placed(page, 2)
 
 
-def test_reload_then_continue_restores_the_grid(page: Page) -> None:
+def test_reload_goes_straight_back_to_the_grid(page: Page) -> None:
     start_deal(page, table="british", target="hard")
     for n, (r, c) in enumerate([(0, 0), (4, 4), (2, 3), (1, 0)]):
         page.locator(cell(page, r, c)).click()
@@ -171,17 +178,25 @@ def test_reload_then_continue_restores_the_grid(page: Page) -> None:
     before = grid_cards(page)
     current = page.locator("#current-card").get_attribute("data-card")
     page.reload()
+    # No setup screen and no Continue press: the deal is back, the cursor on an empty cell.
+    expect(page.locator("#play")).to_be_visible()
+    expect(page.locator("#setup")).to_be_hidden()
+    expect(page.locator(cell(page, 0, 1))).to_be_focused()
+    assert grid_cards(page) == before
+    expect(page.locator("#current-card")).to_have_attribute("data-card", current or "")
+    expect(page.locator("#current-label")).to_have_text("Card 5 of 25")
+    expect(page.locator("#fact-table")).to_have_text("British")
+    expect(page.locator("#fact-target")).to_contain_text("20")
+    # New deal from the game offers Continue on the setup screen, which comes back to it.
+    page.locator("#new-deal-btn").click()
     expect(page.locator("#continue-box")).to_be_visible()
     expect(page.locator("#continue-text")).to_contain_text("4 of 25")
     page.locator("#continue-btn").click()
     expect(page.locator("#play")).to_be_visible()
     assert grid_cards(page) == before
-    expect(page.locator("#current-card")).to_have_attribute("data-card", current or "")
-    expect(page.locator("#fact-table")).to_have_text("British")
-    expect(page.locator("#fact-target")).to_contain_text("20")
 
 
-def test_closed_tab_then_continue(new_page: NewPage, page: Page) -> None:
+def test_closed_tab_then_back_to_the_deal(new_page: NewPage, page: Page) -> None:
     start_deal(page)
     page.locator(cell(page, 2, 2)).click()
     wait_placed(page, 1)
@@ -190,7 +205,7 @@ def test_closed_tab_then_continue(new_page: NewPage, page: Page) -> None:
     page.close()
     again = context.new_page()
     again.goto(PS)
-    again.locator("#continue-btn").click()
+    expect(again.locator("#play")).to_be_visible()
     expect(again.locator(".cell.filled")).to_have_count(1)
     assert grid_cards(again) == before
 
@@ -209,10 +224,9 @@ def test_language_switch_keeps_the_game(page: Page) -> None:
     assert "2行2列" in label and "の" in label, label
     page.locator(cell(page, 1, 2)).click()
     wait_placed(page, 2)
-    # Remembered: a reload comes back in Japanese, with the same game to continue.
+    # Remembered: a reload comes back in Japanese, straight to the same game.
     page.reload()
-    expect(page.locator("#continue-btn")).to_have_text("続きから")
-    page.locator("#continue-btn").click()
+    expect(page.locator("#hint-btn")).to_contain_text("ヒント")
     expect(page.locator(cell(page, 1, 1))).to_have_attribute("data-card", code)
     page.locator("[data-set-lang=en]").click()
     expect(page.locator("#hint-btn")).to_contain_text("Hint")
@@ -227,7 +241,7 @@ def test_line_score_highlights_and_names_the_hand(page: Page) -> None:
     expect(score).not_to_have_text("–")
     score.click()
     expect(page.locator(".cell.in-line")).to_have_count(5)
-    expect(page.locator("#line-caption")).to_contain_text(re.compile(r"Row 1: .+ points"))
+    expect(page.locator("#line-caption")).to_contain_text(re.compile(r"Row 1: .+ points?"))
     expect(page.locator(".score[data-line='5']")).to_have_text("–")
     page.locator("#current-card").click()
     expect(page.locator(".cell.in-line")).to_have_count(0)
@@ -302,7 +316,7 @@ def test_reduced_motion_is_honoured(new_page: NewPage) -> None:
 
 def test_time_to_interactive_grid(new_page: NewPage, screenshot_dir: Path) -> None:
     """Measures (and prints) the time from navigation to the setup screen, and from the Deal
-    press to a focused, interactive grid, on loopback; a returning player continues at once."""
+    press to a focused, interactive grid, on loopback; a returning player is back at once."""
     page = new_page()
     page.goto(PS)
     page.locator("#deal-btn").click()
@@ -311,17 +325,17 @@ def test_time_to_interactive_grid(new_page: NewPage, screenshot_dir: Path) -> No
         "() => Object.fromEntries("
         "performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))"
     )
-    assert marks["ps-setup-ready"] < marks["ps-grid-interactive"]
-    # A returning player: reload and Continue (the saved deal comes from GET /api/continue).
+    assert marks["ps-screen-ready"] < marks["ps-grid-interactive"]
+    # A returning player: a reload brings the grid back (the saved deal comes from
+    # GET /api/continue), focused on its first empty cell.
     page.reload()
-    page.locator("#continue-btn").click()
     expect(page.locator(cell(page, 0, 0))).to_be_focused()
-    again = page.evaluate("() => performance.getEntriesByName('ps-setup-ready')[0].startTime")
+    again = page.evaluate("() => performance.getEntriesByName('ps-screen-ready')[0].startTime")
     deal = marks["ps-grid-interactive"] - marks["ps-deal-pressed"]
     report = (
-        f"first visit: setup ready {marks['ps-setup-ready']:.0f} ms after navigation start; "
+        f"first visit: setup ready {marks['ps-screen-ready']:.0f} ms after navigation start; "
         f"Deal pressed to interactive grid {deal:.0f} ms (POST /api/players + POST game); "
-        f"returning visit (reload): setup with Continue ready {again:.0f} ms "
+        f"returning visit (reload): the deal's grid ready {again:.0f} ms "
         "after navigation start (GET /api/continue + scores)\n"
     )
     (screenshot_dir.parent / "timing.txt").write_text(report)
@@ -337,7 +351,7 @@ def test_two_tabs_stale_version_shows_the_latest_state(
     other = page.context.new_page()
     console_guard.watch(other)
     other.goto(PS)
-    other.locator("#continue-btn").click()
+    expect(other.locator("#play")).to_be_visible()
     other.locator(cell(other, 4, 4)).click()
     expect(other.locator(".cell.filled")).to_have_count(2)
     # The first tab still shows one card; its next move is refused as stale and it catches up.
@@ -345,3 +359,123 @@ def test_two_tabs_stale_version_shows_the_latest_state(
     expect(page.locator("#error")).to_contain_text("another tab")
     wait_placed(page, 2)
     assert grid_cards(page) == grid_cards(other)
+
+
+def play_to_the_end(page: Page, start: int = 0) -> None:
+    for n in range(start, 25):
+        page.locator(".cell.empty").first.click()
+        wait_placed(page, n + 1)
+    expect(page.locator("#end")).to_be_visible()
+
+
+def test_undo_is_off_at_the_end(page: Page) -> None:
+    start_deal(page)
+    play_to_the_end(page)
+    before = grid_cards(page)
+    total = page.locator("#end-total").get_attribute("data-total")
+    expect(page.locator("#undo-btn")).to_be_disabled()
+    expect(page.locator("#undo-btn")).to_be_hidden()  # the end offers Replay and New deal
+    page.locator("body").focus()
+    page.keyboard.press("z")
+    page.locator(cell(page, 2, 2)).focus()
+    page.keyboard.press("z")
+    page.wait_for_timeout(300)
+    assert grid_cards(page) == before
+    expect(page.locator("#end")).to_be_visible()
+    expect(page.locator("#end-total")).to_have_attribute("data-total", total or "")
+    expect(page.locator("#practice-marker")).to_be_hidden()
+    expect(page.locator("#error")).to_be_empty()
+    # Still finished after a reload: the server kept the deal as it was.
+    page.reload()
+    expect(page.locator("#setup")).to_be_visible()
+    expect(page.locator("#continue-box")).to_be_hidden()
+
+
+def test_end_has_one_new_deal_button(page: Page) -> None:
+    start_deal(page)
+    play_to_the_end(page)
+    new_deal = page.get_by_role("button", name="New deal", exact=True)
+    expect(new_deal).to_have_count(1)
+    new_deal.click()
+    expect(page.locator("#setup")).to_be_visible()
+
+
+def test_hint_numbers_have_a_legend(new_page: NewPage) -> None:
+    for locale, words in (("en-US", "final total"), ("ja-JP", "最終合計")):
+        page = new_page(locale=locale)
+        start_deal(page)
+        legend = page.locator("#hint-legend")
+        expect(legend).to_be_hidden()
+        page.keyboard.press("h")
+        expect(page.locator(".cell.hinted")).to_have_count(1)
+        expect(legend).to_be_visible()
+        expect(legend).to_contain_text(words)
+        # The sample number is the hinted cell's own estimate, as shown on the cell.
+        shown = page.locator(".cell.hinted .est").text_content()
+        expect(page.locator("#legend-est")).to_have_text(shown or "?")
+        page.locator(".cell.hinted").click()
+        wait_placed(page, 1)
+        expect(legend).to_be_hidden()
+
+
+def test_a_click_in_the_page_margin_clears_a_line_highlight(page: Page) -> None:
+    start_deal(page)
+    for c in range(5):
+        page.locator(cell(page, 0, c)).click()
+        wait_placed(page, c + 1)
+    score = page.locator(".score[data-line='0']")
+    targets = [
+        ("the left margin of the page", lambda: page.mouse.click(8, 500)),
+        ("the right margin of the page", lambda: page.mouse.click(1270, 700)),
+        ("the keys help", lambda: page.locator("#keys-help").click()),
+        ("the current card", lambda: page.locator("#current-card").click()),
+    ]
+    for where, click in targets:
+        score.click()
+        expect(page.locator(".cell.in-line"), where).to_have_count(5)
+        click()
+        expect(page.locator(".cell.in-line"), where).to_have_count(0)
+        expect(page.locator("#line-caption"), where).to_be_empty()
+    # Inside the grid a score cell switches lines; a card cell does not clear.
+    score.click()
+    page.locator(".score[data-line='5']").click()
+    expect(page.locator(".cell.in-line")).to_have_count(5)
+    expect(page.locator(".score[data-line='5']")).to_have_class(re.compile("active"))
+
+
+def test_paused_title_icon_is_svg(page: Page) -> None:
+    start_deal(page)
+    page.keyboard.press("p")
+    title = page.locator(".pause-title")
+    expect(title.locator("svg.pause-icon")).to_be_visible()
+    before = title.evaluate("el => getComputedStyle(el, '::before').content")
+    assert before in ("none", "normal"), before
+    expect(title).to_have_text("Paused")
+
+
+TABLE_IN_PANEL = """() => [...document.querySelectorAll('.best-table')]
+  .filter((t) => t.offsetParent).map((t) => {
+    const panel = t.closest('.panel').getBoundingClientRect();
+    const box = t.getBoundingClientRect();
+    return [t.closest('.panel').id, box.left - panel.left, panel.right - box.right];
+  })"""
+
+
+def test_best_scores_stay_inside_their_panel(new_page: NewPage) -> None:
+    for phone in (False, True):
+        for locale in ("en-US", "ja-JP"):
+            page = new_page(phone=phone, locale=locale)
+            start_deal(page)
+            play_to_the_end(page)
+            page.locator("#end-new-btn").click()
+            expect(page.locator("#best-setup")).to_be_visible()
+            for screen in ("setup", "end"):
+                if screen == "end":
+                    page.locator("#deal-btn").click()
+                    play_to_the_end(page)
+                found = page.evaluate(TABLE_IN_PANEL)
+                assert found, (phone, locale, screen)
+                for panel, left, right in found:
+                    assert left >= 0 and right >= 0, (phone, locale, panel, left, right)
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= (390 if phone else 1280), (phone, locale, width)

@@ -9,7 +9,7 @@ import { cardFaceSvg, cardName } from "./cards.js";
 import { announce, errorRouter, onShortcuts, showError } from "./feedback.js";
 import { t } from "./i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "./page.js";
-import { createBoard, lineName } from "./ps-board.js";
+import { createBoard, formatEstimate, lineName } from "./ps-board.js";
 import { bestScoresTable, renderEnd, targetResult } from "./ps-end.js";
 import { playSound } from "./sound.js";
 
@@ -42,8 +42,11 @@ function renderStatus(view) {
     current.setAttribute("aria-label", t("ps.no_card"));
   }
   current.classList.toggle("none", !view.card);
-  $("cards-left").textContent = String(view.cards_left);
-  $("deck").setAttribute("aria-label", t("ps.cards_left_name", { n: view.cards_left }));
+  // The current card is one of the cards left: the stock beside it holds the ones after it.
+  const toCome = view.card ? view.cards_left - 1 : 0;
+  $("current-label").textContent = t("ps.card_of", { n: view.placed + 1, total: view.placed + view.cards_left });
+  $("cards-left").textContent = String(toCome);
+  $("deck").setAttribute("aria-label", t("ps.to_come_name", { n: toCome }));
   $("fact-table").textContent = t(`ps.table.${view.table}`);
   $("fact-target").textContent = t("ps.target_value", {
     level: t(`ps.target.${view.target.level}`),
@@ -69,8 +72,18 @@ function renderCaption(view) {
       : t("ps.caption_line", {
           line: lineName(line),
           hand: t(`hand.${view.line_hands[line]}`),
-          points,
+          n: points,
         });
+}
+
+/** The legend of the hint marks, shown while the estimates are: the sample number is the
+ * hinted cell's own estimate. */
+function renderLegend() {
+  const legend = $("hint-legend");
+  const hint = state.hint;
+  const estimate = hint && state.estimates ? state.estimates.get(`${hint.row},${hint.col}`) : undefined;
+  legend.hidden = estimate === undefined;
+  $("legend-est").textContent = estimate === undefined ? "" : formatEstimate(estimate);
 }
 
 function renderControls(view) {
@@ -95,6 +108,7 @@ function render() {
   });
   renderStatus(view);
   renderCaption(view);
+  renderLegend();
   renderControls(view);
   const end = $("end");
   end.hidden = !view.is_over;
@@ -346,10 +360,11 @@ function wire() {
   $("undo-btn").addEventListener("click", undo);
   $("pause-btn").addEventListener("click", togglePause);
   $("new-deal-btn").addEventListener("click", showSetup);
-  // The current card or the margin around the grid clears a line highlight (SPEC PS-11).
-  $("current-card").addEventListener("click", () => state.highlight !== null && toggleHighlight(state.highlight));
-  $("board-wrap").addEventListener("click", (ev) => {
-    if (ev.target === ev.currentTarget && state.highlight !== null) toggleHighlight(state.highlight);
+  // A click anywhere outside the grid and the line buttons clears a line highlight (SPEC PS-11).
+  document.addEventListener("click", (ev) => {
+    if (state.highlight === null || state.screen !== "play") return;
+    if (ev.target instanceof Element && ev.target.closest("#board, #breakdown button")) return;
+    toggleHighlight(state.highlight);
   });
   const keys = { h: hint, z: undo, p: togglePause, escape: clearSelection };
   for (let col = 0; col < 5; col++) keys[String(col + 1)] = () => jumpToColumn(col);
@@ -369,8 +384,24 @@ async function start() {
       if (err.code !== "no_player") handleError(err);
     }
   }
-  showSetup();
-  performance.mark("ps-setup-ready");
+  // A deal in progress comes straight back after a reload; otherwise the setup.
+  if (state.game && !state.game.view.is_over) {
+    showPlay();
+    const [row, col] = firstEmpty(state.game.view);
+    board.setCursor(row, col, true);
+  } else {
+    showSetup();
+  }
+  performance.mark("ps-screen-ready");
+}
+
+/** The first empty cell, row by row: where the cursor starts on a deal that comes back. */
+function firstEmpty(view) {
+  for (let r = 0; r < view.grid.length; r++) {
+    const c = view.grid[r].indexOf(null);
+    if (c >= 0) return [r, c];
+  }
+  return [0, 0];
 }
 
 start();

@@ -22,7 +22,7 @@ export function lineName(line) {
   return line < N ? t("ps.line_row", { n: line + 1 }) : t("ps.line_col", { n: line - N + 1 });
 }
 
-function formatEstimate(value) {
+export function formatEstimate(value) {
   return Number(value).toFixed(1);
 }
 
