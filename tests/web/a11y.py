@@ -20,9 +20,11 @@ MIN_TARGET = 44
 # "the target is in a sentence or block of text"); they are marked with `data-inline-link`
 # or sit inside a paragraph.
 _TARGETS_JS = """
-(min) => {
+([min, within]) => {
   const found = [];
-  const controls = document.querySelectorAll(
+  const root = within ? document.querySelector(within) : document;
+  if (!root) return [`nothing matches ${within}`];
+  const controls = root.querySelectorAll(
     'button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button],'
     + ' [role=gridcell][tabindex], [tabindex="0"]'
   );
@@ -51,9 +53,10 @@ _TARGETS_JS = """
 """
 
 
-def axe_violations(page: Page, **options: Any) -> list[str]:
-    """One line per axe-core violation on the page as it is now: rule, impact, where."""
-    results = AXE.run(page, options={"resultTypes": ["violations"], **options})
+def axe_violations(page: Page, within: str | None = None, **options: Any) -> list[str]:
+    """One line per axe-core violation on the page as it is now (or in the element `within`
+    selects): rule, impact, where."""
+    results = AXE.run(page, context=within, options={"resultTypes": ["violations"], **options})
     lines = []
     for v in results.response["violations"]:
         targets = [", ".join(node["target"]) for node in v["nodes"][:5]]
@@ -61,17 +64,22 @@ def axe_violations(page: Page, **options: Any) -> list[str]:
     return lines
 
 
-def assert_no_axe_violations(page: Page, where: str) -> None:
-    found = axe_violations(page)
+def assert_no_axe_violations(page: Page, where: str, within: str | None = None) -> None:
+    found = axe_violations(page, within)
     assert not found, f"axe-core on {where}:\n" + "\n".join(found)
 
 
-def small_tap_targets(page: Page, minimum: int = MIN_TARGET) -> list[str]:
-    """Visible controls smaller than ``minimum`` CSS pixels either way."""
-    result: list[str] = page.evaluate(_TARGETS_JS, minimum)
+def small_tap_targets(
+    page: Page, minimum: int = MIN_TARGET, within: str | None = None
+) -> list[str]:
+    """Visible controls (in the element `within` selects, else anywhere) smaller than
+    ``minimum`` CSS pixels either way."""
+    result: list[str] = page.evaluate(_TARGETS_JS, [minimum, within])
     return result
 
 
-def assert_tap_targets(page: Page, where: str, minimum: int = MIN_TARGET) -> None:
-    found = small_tap_targets(page, minimum)
+def assert_tap_targets(
+    page: Page, where: str, minimum: int = MIN_TARGET, within: str | None = None
+) -> None:
+    found = small_tap_targets(page, minimum, within)
     assert not found, f"tap targets under {minimum} px on {where}:\n" + "\n".join(found)
