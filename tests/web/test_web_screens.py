@@ -45,6 +45,11 @@ def test_screenshots(new_page: NewPage, screenshot_dir: Path, size: str, lang: s
     expect(page.locator(".cell.hinted")).to_have_count(1)
     shot(page, screenshot_dir, f"ps-hint-{tag}")
     page.keyboard.press("Escape")
+    page.locator("#pause-btn").click()
+    expect(page.locator("#pause-overlay")).to_be_visible()
+    shot(page, screenshot_dir, f"ps-paused-{tag}")
+    page.locator("#pause-btn").click()
+    expect(page.locator("#pause-overlay")).to_be_hidden()
     for n in range(11, 25):
         page.locator(".cell.empty").first.click()
         wait_placed(page, n + 1)
