@@ -108,8 +108,9 @@ def seeded_match(
     or `table` as it stands (a match part-way through); the page is then opened on the table.
     Returns the game id."""
     rules = rules or kc.Rules.preset("standard")
-    page.goto(KC)
-    expect(page.locator("body")).to_have_attribute("data-ready", "kc")
+    # The home page, not the game: an unfinished match there would resume (and its computer
+    # play on) while the player id changes under it.
+    page.goto("/")
     pid = page.request.post("/api/players").json()["player_id"]
     page.evaluate("id => localStorage.setItem('cardtable.player', id)", pid)
     set_speed(page, speed)

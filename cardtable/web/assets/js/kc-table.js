@@ -7,7 +7,7 @@
  * each carries its spoken name ("9 of hearts on North, accepts a black 8").
  */
 
-import { cardBackImg, cardFaceSvg, cardName } from "./cards.js";
+import { cardBackImg, cardFaceSvg, cardName, rankText } from "./cards.js";
 import { t } from "./i18n.js";
 import { capitalise, emptySlotText, isCorner, pileLabel, pileName, seatName, seatRole, stepText } from "./kc-text.js";
 
@@ -48,10 +48,14 @@ export function createTable(parts, { onPile, onCard }) {
       cross.append(stock);
       continue;
     }
+    // A slot holds the pile's button and, over it, its cards (which let clicks through): the
+    // button shows only the words its spoken name starts with (tag, "K only", the count).
+    const box = el("div", "pile-slot");
     const b = el("button", `pile ${isCorner(slot) ? "corner" : "centre"}`);
     b.type = "button";
     b.dataset.pile = slot;
     const cards = el("span", "pile-cards");
+    cards.setAttribute("aria-hidden", "true");
     const head = el("span", "card pile-head");
     const tail = el("span", "card pile-tail");
     cards.append(head, tail);
@@ -64,10 +68,11 @@ export function createTable(parts, { onPile, onCard }) {
     for (const n of [empty, tag, count, mark, target]) n.setAttribute("aria-hidden", "true");
     // What a pile shows in words, in reading order (tag, "K only" or the count), each word
     // apart: its spoken name starts with the same words (pileLabel).
-    b.append(cards, tag, " ", empty, " ", count, mark, target);
+    b.append(tag, " ", empty, " ", count, mark, target);
     b.addEventListener("click", (ev) => onPile(slot, ev));
+    box.append(b, cards);
     piles.set(slot, { b, head, tail, empty, tag, count });
-    cross.append(b);
+    cross.append(box);
   }
 
   function renderPiles(view, ui) {
@@ -159,7 +164,7 @@ export function createTable(parts, { onPile, onCard }) {
         const face = el("span", "face");
         face.innerHTML = cardFaceSvg(code);
         const mark = el("span", "play-mark");
-        const drawn = el("span", "drawn-mark");
+        const drawn = el("span", "drawn-mark"); // its word is drawn by CSS (data-tag)
         mark.setAttribute("aria-hidden", "true");
         drawn.setAttribute("aria-hidden", "true");
         b.append(face, mark, drawn);
@@ -173,8 +178,11 @@ export function createTable(parts, { onPile, onCard }) {
       b.classList.toggle("selected", selected);
       b.classList.toggle("drawn", drawn);
       b.setAttribute("aria-pressed", String(selected));
-      b.querySelector(".drawn-mark").textContent = drawn ? t("kc.drawn_tag") : "";
-      const bits = [cardName(code)];
+      b.querySelector(".drawn-mark").dataset.tag = drawn ? t("kc.drawn_tag") : "";
+      // The name holds the index the face shows ("K", "10"), for voice control.
+      const index = rankText(code[0]);
+      const name = cardName(code);
+      const bits = [name.includes(index) ? name : t("kc.card_index_name", { index, name })];
       if (ui.myTurn) bits.push(t(playable ? "kc.card_playable" : "kc.card_stuck"));
       if (drawn) bits.push(t("kc.card_drawn"));
       b.setAttribute("aria-label", capitalise(bits.join(t("kc.sep"))));
@@ -204,6 +212,7 @@ export function createTable(parts, { onPile, onCard }) {
       renderLog(game);
     },
     pile: (name) => piles.get(name).b,
+    tail: (name) => piles.get(name).tail,
     card: (code) => handCards.get(code) || null,
     seat: (n) => seats.querySelector(`[data-seat="${n}"]`),
     contains: (node) => cross.contains(node) || hand.contains(node),

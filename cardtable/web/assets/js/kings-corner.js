@@ -193,7 +193,8 @@ function rectOf(node) {
 function slideFrom(fromRect, pile) {
   const ms = speed().slide;
   if (!fromRect || !ms) return;
-  const target = table.pile(pile).querySelector(".pile-tail:not([hidden])");
+  const target = table.tail(pile);
+  if (target.hidden) return;
   const to = rectOf(target);
   if (!to || !to.width) return;
   const dx = fromRect.left + fromRect.width / 2 - (to.left + to.width / 2);
