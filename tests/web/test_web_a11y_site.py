@@ -6,6 +6,8 @@ each screen."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -34,10 +36,15 @@ def open_page(new_page: NewPage, path: str, lang: str, *, phone: bool) -> Page:
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 @pytest.mark.parametrize("path", SITE_PAGES)
 def test_site_pages_pass_axe_and_tap_targets(
-    new_page: NewPage, path: str, phone: bool, lang: str
+    new_page: NewPage, screenshot_dir: Path, path: str, phone: bool, lang: str
 ) -> None:
     page = open_page(new_page, path, lang, phone=phone)
-    where = f"{path} {'phone' if phone else 'desktop'} {lang}"
+    size = "phone" if phone else "desktop"
+    where = f"{path} {size} {lang}"
+    name = path.strip("/").removesuffix(".html") or "home"
+    page.screenshot(path=screenshot_dir / f"site-{name}-{size}-{lang}.png", full_page=True)
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+    assert overflow <= 0, f"{where}: {overflow} px of horizontal overflow"
     problems = axe_violations(page)
     if phone:
         problems += [f"tap target {t}" for t in small_tap_targets(page)]
@@ -45,9 +52,13 @@ def test_site_pages_pass_axe_and_tap_targets(
 
 
 @pytest.mark.parametrize("path", GAME_PAGES)
-def test_the_header_of_the_game_screens(new_page: NewPage, path: str) -> None:
+def test_the_header_of_the_game_screens(new_page: NewPage, screenshot_dir: Path, path: str) -> None:
     for lang in LOCALES:
         page = open_page(new_page, path, lang, phone=True)
+        name = path.strip("/").removesuffix(".html")
+        page.locator(".site-header").screenshot(
+            path=screenshot_dir / f"header-{name}-phone-{lang}.png"
+        )
         assert_no_axe_violations(page, f"{path} header, {lang}", within=".site-header")
         assert_tap_targets(page, f"{path} header, {lang}", within=".site-header")
 
