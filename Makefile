@@ -38,8 +38,8 @@ contracts: $(STAMP)
 deadcode: $(STAMP)
 	$(BIN)/vulture
 
-# Line coverage of cardtable/ over the suite: 92.2% on 2026-11-30 (docs/checks.md).
-COVERAGE_FLOOR := 90
+# Line coverage of cardtable/ over the suite: 97% on 2026-11-30 (docs/checks.md).
+COVERAGE_FLOOR := 96
 
 # pytest exits 5 when it collected no test: say so plainly instead of failing silently.
 # The coverage floor is checked after a green run (pytest-cov's --cov-fail-under would turn

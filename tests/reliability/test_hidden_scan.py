@@ -7,7 +7,6 @@ page and asset is then checked for the card lists of the live games."""
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 from typing import Any
@@ -107,12 +106,15 @@ class Scanner(Api):
 
 
 def live_hidden_lists(scanner: Scanner) -> list[str]:
-    """Fragments that would give a hidden card list away: two hidden cards in a row."""
-    pairs = []
+    """Fragments that would give a hidden card list away: three hidden cards in a row, in
+    their hidden order. (Two in a row is not enough: the home page's four sample cards
+    "AS", "KH", "TD", "7C" are two in a row of some live deal about once in a few hundred
+    stocks, by chance; three in a row, about once in a hundred thousand.)"""
+    runs = []
     for cards in scanner.hidden_lists():
-        for a, b in itertools.pairwise(cards):
-            pairs += [f'"{a}","{b}"', f'"{a}", "{b}"', f"{a}{b}", f"{a} {b}"]
-    return pairs
+        for a, b, c in zip(cards, cards[1:], cards[2:], strict=False):
+            runs += [f'"{a}","{b}","{c}"', f'"{a}", "{b}", "{c}"', f"{a}{b}{c}", f"{a} {b} {c}"]
+    return runs
 
 
 def play_poker_squares(scanner: Scanner, rng: random.Random, table: str) -> dict[str, Any]:
