@@ -27,7 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable.interface import GameEngine, IllegalMove, MoveError
-from cardtable.registry import ENGINES
+from cardtable.registry import ENGINES, engine
 
 Engine = GameEngine[Any, Any]
 CASES = [
@@ -230,3 +230,10 @@ def test_undo_returns_the_same_choices(engine: Engine, options: dict[str, Any], 
         assert engine.legal_moves(back) == engine.legal_moves(state)
         assert engine.to_play(back) == engine.to_play(state)
     assert undone, "no move of a whole game could be undone"
+
+
+def test_the_registry_names_every_game_and_refuses_unknown_ones() -> None:
+    assert sorted(ENGINES) == ["kings-corner", "poker-squares"]
+    assert all(engine(name).name == name for name in ENGINES)
+    with pytest.raises(KeyError, match="known: kings-corner, poker-squares"):
+        engine("chess")
