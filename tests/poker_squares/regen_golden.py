@@ -12,12 +12,12 @@ Regenerate after an intended change to the engine or the view (then review the d
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
 
 from cardtable.poker_squares import ENGINE, Game
+from tests.support.golden import dumps
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 
@@ -58,14 +58,6 @@ def record(options: dict[str, Any], seed: int, player_seed: int) -> dict[str, An
         "steps": steps,
         "final": ENGINE.to_dict(game),
     }
-
-
-def dumps(game: dict[str, Any]) -> str:
-    """JSON with one line per step, so a diff points at the step that changed."""
-    compact = {"separators": (",", ":")}
-    lines = [f"{json.dumps(k)}:{json.dumps(v, **compact)}" for k, v in game.items() if k != "steps"]
-    steps = ",\n".join(json.dumps(s, **compact) for s in game["steps"])
-    return "{\n" + ",\n".join(lines) + ',\n"steps":[\n' + steps + "\n]}\n"
 
 
 def main() -> None:
