@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from cardtable import kings_corner as kc
 from cardtable.server.kc_table import Table
-from tests.web.a11y import axe_violations, small_tap_targets
+from tests.web.a11y import assert_no_axe_violations, small_tap_targets
 from tests.web.conftest import NewPage
 from tests.web.kc_helpers import (
     CENTRE,
@@ -57,12 +57,8 @@ def assert_main_tap_targets(page: Page, where: str) -> None:
 
 # axe-core's experimental rule that a control's name contains the words it shows (voice
 # control users say what they see) runs too: the piles and hand cards show short words.
-EXPERIMENTAL = {"label-content-name-mismatch": {"enabled": True}}
-
-
 def check(page: Page, where: str, *, phone: bool) -> None:
-    found = axe_violations(page, rules=EXPERIMENTAL)
-    assert not found, f"axe-core on {where}:\n" + "\n".join(found)
+    assert_no_axe_violations(page, where)  # label-content-name-mismatch turned on
     if phone:
         assert_main_tap_targets(page, where)
 
