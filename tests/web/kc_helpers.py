@@ -452,3 +452,15 @@ def shot(page: Page, directory: Path, name: str, *, full_page: bool = False) -> 
     page.screenshot(
         path=str(directory / f"kc-{name}.png"), full_page=full_page, animations="disabled"
     )
+
+
+def pile_move_seed() -> int:
+    """A deal where the person starts and can both play a card and move a pile."""
+    for seed in range(1, 500):
+        state = Table.new(VS_NORMAL, kc.Rules(), 3, seed).match.state
+        moves = [str(m) for m in kc.legal_moves(state)]
+        shifts = [m for m in moves if m.split(">")[0] in CENTRE]
+        plays = [m for m in moves if m != "end" and m not in shifts]
+        if state.to_play == 0 and shifts and plays:
+            return seed
+    raise AssertionError("no seed")

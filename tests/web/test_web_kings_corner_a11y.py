@@ -10,18 +10,17 @@ from fastapi import FastAPI
 from playwright.sync_api import Page, expect
 
 from cardtable import kings_corner as kc
-from cardtable.server.kc_table import Table
 from tests.web.a11y import assert_no_axe_violations, small_tap_targets
 from tests.web.conftest import NewPage
 from tests.web.kc_helpers import (
     CENTRE,
     KC,
-    VS_NORMAL,
     Seat,
     card,
     last_turn,
     page_version,
     pile,
+    pile_move_seed,
     play_turns,
     quick_seed,
     seeded_match,
@@ -63,18 +62,6 @@ def check(page: Page, where: str, *, phone: bool) -> None:
         assert_main_tap_targets(page, where)
 
 
-def move_seed() -> int:
-    """A deal where the person starts and can both play a card and move a pile."""
-    for seed in range(1, 500):
-        state = Table.new(VS_NORMAL, kc.Rules(), 3, seed).match.state
-        moves = [str(m) for m in kc.legal_moves(state)]
-        shifts = [m for m in moves if m.split(">")[0] in CENTRE]
-        plays = [m for m in moves if m != "end" and m not in shifts]
-        if state.to_play == 0 and shifts and plays:
-            return seed
-    raise AssertionError("no seed")
-
-
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
 def test_every_state_passes_axe_and_tap_targets(
@@ -91,7 +78,7 @@ def test_every_state_passes_axe_and_tap_targets(
     page.locator("input[name=preset][value=custom]").check()
     check(page, f"setup, custom rules ({tag})", phone=phone)
 
-    seed = move_seed()
+    seed = pile_move_seed()
     seeded_match(page, live_app, seed, rounds=3, speed="slow")
     state = settle(page, live_app).match.state
     moves = [str(m) for m in kc.legal_moves(state)]

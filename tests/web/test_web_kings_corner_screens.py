@@ -12,15 +12,14 @@ from fastapi import FastAPI
 from playwright.sync_api import expect
 
 from cardtable import kings_corner as kc
-from cardtable.server.kc_table import Table
 from tests.web.conftest import NewPage
 from tests.web.kc_helpers import (
     CENTRE,
     KC,
-    VS_NORMAL,
     card,
     page_version,
     pile,
+    pile_move_seed,
     play_turns,
     quick_seed,
     seeded_match,
@@ -31,18 +30,6 @@ from tests.web.kc_helpers import (
 
 SIZES = ["desktop", "phone"]
 LANGS = {"en": "en-US", "ja": "ja-JP"}
-
-
-def pile_move_seed() -> int:
-    """A deal where the person starts and can move a pile and play a card at once."""
-    for seed in range(1, 500):
-        state = Table.new(VS_NORMAL, kc.Rules(), 3, seed).match.state
-        moves = [str(m) for m in kc.legal_moves(state)]
-        shifts = [m for m in moves if m.split(">")[0] in CENTRE]
-        plays = [m for m in moves if m != "end" and m not in shifts]
-        if state.to_play == 0 and shifts and plays:
-            return seed
-    raise AssertionError("no seed")
 
 
 @pytest.mark.parametrize("size", SIZES)
