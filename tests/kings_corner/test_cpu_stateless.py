@@ -17,6 +17,7 @@ import pytest
 
 from cardtable.kings_corner import Rules, State, deal, legal_moves, play, setup, view
 from cardtable.kings_corner.cpu import choose_move, strong
+from tests.kings_corner.test_cpu_behaviour import KEEP_BACK
 
 ROOT = Path(__file__).resolve().parents[2]
 STANDARD = Rules.preset("standard")
@@ -110,14 +111,7 @@ def positions() -> list[tuple[str, State, str]]:
 # Standard heads-up: several plays and a pile move (TD or TH on JS, then W onto it).
 KEEP = setup(
     STANDARD,
-    piles={
-        "N": ["2D", "AC"],
-        "E": ["6D", "5C", "4H"],
-        "S": ["6H", "5S"],
-        "W": ["9S", "8D"],
-        "NE": ["KD", "QS", "JH"],
-        "SE": ["KC", "QD", "JS"],
-    },
+    piles=KEEP_BACK,
     hands=[["3H", "TD", "TH"], ["4S", "AS", "2S", "3S", "6S", "7S"]],
     stock=[],
 )
