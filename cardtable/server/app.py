@@ -18,6 +18,7 @@ from fastapi.concurrency import run_in_threadpool
 from cardtable import __version__
 
 from . import errors, players, routes_common, routes_kings_corner, routes_poker_squares
+from .online.service import Online
 from .openapi_links import add_links
 from .runtime import Runtime
 from .settings import Settings
@@ -27,6 +28,7 @@ from .web import Guard, site
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = Settings() if settings is None else settings
     runtime = Runtime(settings)
+    online = Online(runtime)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -34,9 +36,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # `./data` exists at once; if it cannot be opened now, each request retries (503).
         with contextlib.suppress(errors.ApiError):
             await run_in_threadpool(lambda: runtime.store)
+        await online.start()
         try:
             yield
         finally:
+            await online.stop()
             runtime.close()
 
     app = FastAPI(
@@ -48,6 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.runtime = runtime
+    app.state.online = online
     errors.install(app)
     app.include_router(routes_common.router)
     app.include_router(players.router)

@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .online.config import OnlineSettings
+
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
@@ -39,6 +41,8 @@ class Settings:
     """New player ids per second from one client address, sustained (None: no limit)."""
     signup_burst: int = 120
     """New player ids one client address may create at once (a page makes one)."""
+    online: OnlineSettings = field(default_factory=OnlineSettings)
+    """Online Kings Corner tables: grace period, computer pacing, spectators (docs/online.md)."""
     allow_seed_for_tests: bool = False
     """Test-only: a create request may carry an ``X-Test-Seed`` header that fixes the deal.
     Off by default; it is a header, not a body field, so the public schema is unchanged."""
