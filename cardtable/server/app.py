@@ -17,7 +17,15 @@ from fastapi.concurrency import run_in_threadpool
 
 from cardtable import __version__
 
-from . import errors, players, routes_common, routes_kings_corner, routes_poker_squares
+from . import (
+    errors,
+    players,
+    routes_common,
+    routes_kings_corner,
+    routes_poker_squares,
+    routes_review,
+)
+from .online import routes as online_routes
 from .online.service import Online
 from .openapi_links import add_links
 from .runtime import Runtime
@@ -58,6 +66,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(routes_poker_squares.router)
     app.include_router(routes_kings_corner.router)
+    app.include_router(online_routes.router)
+    app.include_router(routes_review.router)
     app.router.routes.extend(site(settings.web_dir))
     app.add_middleware(Guard, max_body_bytes=settings.max_body_bytes)
     build_openapi = app.openapi
