@@ -1,0 +1,1 @@
+"""Online tables under load: filled in by the online benchmark work (docs/online.md)."""
