@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .online.config import OnlineSettings
+from .online_config import OnlineSettings
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 

@@ -1,4 +1,2 @@
-"""Kings Corner online: a table shared by several devices, live (docs/online.md).
-
-Kept free of imports so that `cardtable.server.settings` can import `.config` without
-pulling in the routes."""
+"""Kings Corner online: a table shared by several devices, live (docs/online.md). Its limits
+and timings are `cardtable.server.online_config.OnlineSettings`."""
