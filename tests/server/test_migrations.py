@@ -32,7 +32,15 @@ from tests.support.postgres import fresh_schema
 
 DATA = Path(__file__).parent / "data"
 LAYOUTS = {n: json.loads((DATA / f"store_layout{n}.json").read_text()) for n in (1, 2)}
-TABLES = ("players", "games", "moves", "finishes", "schema_version")
+TABLES = (
+    "players",
+    "games",
+    "moves",
+    "finishes",
+    "schema_version",
+    "online_tables",
+    "online_presence",
+)
 KINDS = ("poker-squares", "kings-corner")
 LATEST = m.MIGRATIONS[-1].version
 

@@ -149,6 +149,36 @@ MIGRATIONS: tuple[Migration, ...] = (
             "DROP TABLE results",
         ),
     ),
+    # Kings Corner online (docs/online.md): one row per shared table, keyed by the SHA-256 of
+    # its invite token; `due_at` (epoch seconds) is its next deadline for the drivers; a
+    # presence row per open live connection, refreshed by the process holding it.
+    Migration(
+        3,
+        "online tables and presence",
+        steps=(
+            """CREATE TABLE online_tables (
+                id TEXT PRIMARY KEY,
+                code TEXT,
+                code_until DOUBLE PRECISION,
+                version INTEGER NOT NULL,
+                state TEXT NOT NULL,
+                due_at DOUBLE PRECISION,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL)""",
+            # A room code names one open table; a closed table's code is NULL.
+            "CREATE UNIQUE INDEX online_tables_code ON online_tables (code) WHERE code IS NOT NULL",
+            "CREATE INDEX online_tables_due ON online_tables (due_at) WHERE due_at IS NOT NULL",
+            """CREATE TABLE online_presence (
+                connection TEXT PRIMARY KEY,
+                table_id TEXT NOT NULL,
+                player TEXT NOT NULL,
+                seated INTEGER NOT NULL,
+                process TEXT NOT NULL,
+                seen_at DOUBLE PRECISION NOT NULL)""",
+            "CREATE INDEX online_presence_by_table ON online_presence (table_id, player)",
+            "CREATE INDEX online_presence_by_age ON online_presence (seen_at)",
+        ),
+    ),
 )
 
 VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
