@@ -40,6 +40,7 @@ TABLES = (
     "schema_version",
     "online_tables",
     "online_presence",
+    "reviews",
 )
 KINDS = ("poker-squares", "kings-corner")
 LATEST = m.MIGRATIONS[-1].version

@@ -179,6 +179,30 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX online_presence_by_age ON online_presence (seen_at)",
         ),
     ),
+    # Engine reviews of finished games (docs/review.md): one row per game and part (the Poker
+    # Squares review is part "placements"), its progress while a thread of some process
+    # computes it (`owner` holds it until `lease_until`, epoch seconds, renewed at each
+    # step), then the finished review as JSON text.
+    Migration(
+        4,
+        "engine reviews",
+        steps=(
+            """CREATE TABLE reviews (
+                game_id TEXT NOT NULL,
+                part TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                budget INTEGER NOT NULL,
+                status TEXT NOT NULL,
+                done INTEGER NOT NULL,
+                total INTEGER NOT NULL,
+                owner TEXT NOT NULL,
+                lease_until DOUBLE PRECISION NOT NULL,
+                result TEXT,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                PRIMARY KEY (game_id, part))""",
+        ),
+    ),
 )
 
 VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
