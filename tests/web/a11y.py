@@ -3,6 +3,7 @@ which bundles it, so no Node is needed) and the size of tap targets on phone lay
 
     assert_no_axe_violations(page, "kings corner, a card chosen")
     assert_tap_targets(page, "poker squares, phone")   # every visible control >= 44x44 px
+    check_screen(page, "kings corner, table (phone)", phone=True)  # both, inside <main>
 """
 
 from __future__ import annotations
@@ -88,3 +89,11 @@ def assert_tap_targets(
 ) -> None:
     found = small_tap_targets(page, minimum, within)
     assert not found, f"tap targets under {minimum} px on {where}:\n" + "\n".join(found)
+
+
+def check_screen(page: Page, where: str, *, phone: bool) -> None:
+    """A game screen's state: axe-core on the whole page and, on a phone, 44 px tap targets
+    inside ``<main>`` (the shared header is checked by the site-wide sweep)."""
+    assert_no_axe_violations(page, where)
+    if phone:
+        assert_tap_targets(page, where, within="main")

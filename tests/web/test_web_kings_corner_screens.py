@@ -1,7 +1,9 @@
 """Screenshots of the Kings Corner screen at desktop (1280x800) and phone (390x844) size in both
 languages, saved under test-artifacts/screenshots/ for a person to look at: settings, the table
 mid-turn, a card and a pile chosen with their outlines, the Next-player step, a computer turn
-in progress, pause, the hand-off, the end of a round and of a match."""
+in progress, pause, the hand-off, the end of a round and of a match. Each state also passes
+axe-core (no violation of any impact, the experimental label-content rule on) and, on a
+phone, has tap targets of at least 44x44 px inside `<main>`."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from fastapi import FastAPI
 from playwright.sync_api import expect
 
 from cardtable import kings_corner as kc
+from tests.web.a11y import check_screen
 from tests.web.conftest import NewPage
 from tests.web.kc_helpers import (
     CENTRE,
@@ -37,41 +40,50 @@ LANGS = {"en": "en-US", "ja": "ja-JP"}
 def test_kings_corner_screenshots(
     new_page: NewPage, live_app: FastAPI, screenshot_dir: Path, size: str, lang: str
 ) -> None:
-    page = new_page(phone=size == "phone", locale=LANGS[lang])
+    phone = size == "phone"
+    page = new_page(phone=phone, locale=LANGS[lang])
     tag = f"{lang}-{size}"
+
+    def look(name: str, **kw: bool) -> None:
+        """Screenshot this state and check it (axe; tap targets on a phone)."""
+        shot(page, screenshot_dir, f"{name}-{tag}", **kw)
+        check_screen(page, f"{name} ({tag})", phone=phone)
+
     page.goto(KC)
     expect(page.locator("html")).to_have_attribute("lang", lang)
+    check_screen(page, f"setup, defaults ({tag})", phone=phone)
     page.locator("input[name=players][value='3']").check()
     page.locator("input[name=preset][value=custom]").check()
-    shot(page, screenshot_dir, f"setup-{tag}")
+    look("setup")
     shot(page, screenshot_dir, f"setup-{tag}-full", full_page=True)
 
     seed = pile_move_seed()
     seeded_match(page, live_app, seed, rounds=3, speed="slow")
     state = settle(page, live_app).match.state
     moves = [str(m) for m in kc.legal_moves(state)]
-    shot(page, screenshot_dir, f"table-{tag}")
+    look("table")
     first_play = next(m for m in moves if m != "end" and m.split(">")[0] not in CENTRE)
     card(page, first_play.split(">")[0]).click()
-    shot(page, screenshot_dir, f"card-chosen-{tag}")
+    expect(page.locator("#cross .pile.target").first).to_be_visible()
+    look("card-chosen")
     page.keyboard.press("Escape")
     first_shift = next(m for m in moves if m.split(">")[0] in CENTRE)
     pile(page, first_shift.split(">")[0]).click()
     expect(page.locator("#cross .pile.target").first).to_be_visible()
-    shot(page, screenshot_dir, f"pile-chosen-{tag}")
+    look("pile-chosen")
     page.keyboard.press("Escape")
 
     # End the turn: the Next-player step, then the computer at slow speed.
     page.locator("#end-btn").click()
     expect(page.locator("#next-btn")).to_be_visible()
-    shot(page, screenshot_dir, f"next-player-{tag}")
+    look("next-player")
     version = page_version(page)
     page.locator("#next-btn").click()
     expect(page.locator("#table")).not_to_have_attribute("data-version", str(version))
-    shot(page, screenshot_dir, f"computer-turn-{tag}")
+    shot(page, screenshot_dir, f"computer-turn-{tag}")  # moving: checked once paused
     page.keyboard.press("p")
     expect(page.locator("#pause-overlay")).to_be_visible()
-    shot(page, screenshot_dir, f"paused-{tag}")
+    look("paused")
     set_speed(page, "instant")
     page.keyboard.press("p")
 
@@ -80,20 +92,20 @@ def test_kings_corner_screenshots(
     play_turns(page, live_app)
     expect(page.locator("#next-round-btn")).to_be_visible()
     page.evaluate("() => window.scrollTo(0, 0)")
-    shot(page, screenshot_dir, f"round-end-{tag}")
+    look("round-end")
     shot(page, screenshot_dir, f"round-end-{tag}-full", full_page=True)
 
     seeded_match(page, live_app, quick_seed().seed, rounds=1)
     play_turns(page, live_app)
     expect(page.locator("#rematch-btn")).to_be_visible()
     page.evaluate("() => window.scrollTo(0, 0)")
-    shot(page, screenshot_dir, f"match-end-{tag}")
+    look("match-end")
 
     seeded_match(
         page, live_app, seed, seats=(("human", None), ("human", None), ("computer", "strong"))
     )
     expect(page.locator("#handoff")).to_be_visible()
-    shot(page, screenshot_dir, f"handoff-{tag}")
+    look("handoff")
     page.locator("#reveal-btn").click()
     expect(page.locator("#hand .hand-card").first).to_be_visible()
-    shot(page, screenshot_dir, f"revealed-{tag}")
+    look("revealed")

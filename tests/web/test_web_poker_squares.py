@@ -462,20 +462,27 @@ TABLE_IN_PANEL = """() => [...document.querySelectorAll('.best-table')]
 
 
 def test_best_scores_stay_inside_their_panel(new_page: NewPage) -> None:
-    for phone in (False, True):
-        for locale in ("en-US", "ja-JP"):
-            page = new_page(phone=phone, locale=locale)
-            start_deal(page)
-            play_to_the_end(page)
-            page.locator("#end-new-btn").click()
-            expect(page.locator("#best-setup")).to_be_visible()
-            for screen in ("setup", "end"):
-                if screen == "end":
-                    page.locator("#deal-btn").click()
-                    play_to_the_end(page)
-                found = page.evaluate(TABLE_IN_PANEL)
-                assert found, (phone, locale, screen)
-                for panel, left, right in found:
-                    assert left >= 0 and right >= 0, (phone, locale, panel, left, right)
+    """The best-scores table fits its panel on the setup and end screens, in both languages
+    (switched in place: the page re-renders the same screen) at both sizes."""
+
+    def fits(phone: bool, screen: str) -> None:
+        for lang in ("en", "ja"):
+            page.locator(f"[data-set-lang={lang}]").click()
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            found = page.evaluate(TABLE_IN_PANEL)
+            assert found, (phone, lang, screen)
+            for panel, left, right in found:
+                assert left >= 0 and right >= 0, (phone, lang, screen, panel, left, right)
             width = page.evaluate("() => document.documentElement.scrollWidth")
-            assert width <= (390 if phone else 1280), (phone, locale, width)
+            assert width <= (390 if phone else 1280), (phone, lang, screen, width)
+
+    for phone in (False, True):
+        page = new_page(phone=phone)
+        start_deal(page)
+        play_to_the_end(page)
+        page.locator("#end-new-btn").click()
+        expect(page.locator("#best-setup")).to_be_visible()
+        fits(phone, "setup")
+        page.locator("#deal-btn").click()
+        play_to_the_end(page)
+        fits(phone, "end")

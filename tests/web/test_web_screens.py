@@ -1,5 +1,8 @@
 """Screenshots of every screen at desktop (1280x800) and phone (390x844) size in both languages,
-saved under test-artifacts/screenshots/ for a person to look at."""
+saved under test-artifacts/screenshots/ for a person to look at. Each Poker Squares state also
+passes axe-core (no violation of any impact) and, on a phone, has tap targets of at least
+44x44 px inside `<main>`: setup, playing with a line highlighted, the hint, pause, the end of
+the deal and a line highlighted there."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.a11y import check_screen
 from tests.web.conftest import NewPage
 from tests.web.helpers import assert_total_matches_engine, shot, start_deal, wait_placed
 
@@ -18,8 +22,15 @@ LANGS = {"en": "en-US", "ja": "ja-JP"}
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", list(LANGS))
 def test_screenshots(new_page: NewPage, screenshot_dir: Path, size: str, lang: str) -> None:
-    page = new_page(phone=size == "phone", locale=LANGS[lang])
+    phone = size == "phone"
+    page = new_page(phone=phone, locale=LANGS[lang])
     tag = f"{lang}-{size}"
+
+    def look(name: str) -> None:
+        """Screenshot this state and check it (axe; tap targets on a phone)."""
+        shot(page, screenshot_dir, f"{name}-{tag}")
+        check_screen(page, f"{name} ({tag})", phone=phone)
+
     for path, name in [
         ("/", "home"),
         ("/rules-poker-squares.html", "rules-poker-squares"),
@@ -33,21 +44,23 @@ def test_screenshots(new_page: NewPage, screenshot_dir: Path, size: str, lang: s
 
     page.goto("/poker-squares.html")
     expect(page.locator("#setup")).to_be_visible()
-    shot(page, screenshot_dir, f"ps-setup-{tag}")
+    look("ps-setup")
     start_deal(page)
     for n in range(11):
         page.locator(".cell.empty").first.click()
         wait_placed(page, n + 1)
     page.locator(".score[data-line='0']").click()
-    shot(page, screenshot_dir, f"ps-progress-{tag}")
+    expect(page.locator(".cell.in-line")).to_have_count(5)
+    look("ps-progress")
     page.keyboard.press("Escape")
     page.locator("#hint-btn").click()
     expect(page.locator(".cell.hinted")).to_have_count(1)
-    shot(page, screenshot_dir, f"ps-hint-{tag}")
+    expect(page.locator("#hint-legend")).to_be_visible()
+    look("ps-hint")
     page.keyboard.press("Escape")
     page.locator("#pause-btn").click()
     expect(page.locator("#pause-overlay")).to_be_visible()
-    shot(page, screenshot_dir, f"ps-paused-{tag}")
+    look("ps-paused")
     page.locator("#pause-btn").click()
     expect(page.locator("#pause-overlay")).to_be_hidden()
     for n in range(11, 25):
@@ -55,8 +68,8 @@ def test_screenshots(new_page: NewPage, screenshot_dir: Path, size: str, lang: s
         wait_placed(page, n + 1)
     assert_total_matches_engine(page, "american")
     page.evaluate("() => window.scrollTo(0, 0)")
-    shot(page, screenshot_dir, f"ps-end-{tag}")
+    look("ps-end")
     shot(page, screenshot_dir, f"ps-end-{tag}-full", full_page=True)
     page.locator("#breakdown tbody tr[data-line='7'] button").click()
     expect(page.locator(".cell.in-line")).to_have_count(5)
-    shot(page, screenshot_dir, f"ps-end-line-{tag}")
+    look("ps-end-line")
