@@ -1,4 +1,6 @@
-"""The online tables' limits and timings (part of `cardtable.server.Settings`)."""
+"""The online tables' limits and timings (part of `cardtable.server.Settings`; docs/online.md).
+
+Rates are per second and per server process (`TokenBuckets`); None turns a limit off."""
 
 from __future__ import annotations
 
@@ -13,3 +15,34 @@ class OnlineSettings:
     """The pause before each computer move at an online table (others watch it happen)."""
     max_spectators: int = 20
     """Live connections without a seat, per table."""
+    turn_timers: tuple[float, ...] = (30, 60, 120)
+    """The turn-timer lengths a host may choose (seconds; or none)."""
+    code_hours: float = 24.0
+    """How long a room code leads to its table (it also ends with the match)."""
+    lookup_rate: float | None = 0.2
+    """Room-code lookups per second from one client address, sustained."""
+    lookup_burst: int = 10
+    lookups_rate: float | None = 5.0
+    """Room-code lookups per second for the whole process, sustained: what bounds a guesser
+    with many addresses (docs/online.md "Abuse limits")."""
+    lookups_burst: int = 50
+    join_rate: float | None = 0.2
+    """Joins per second from one client address, sustained."""
+    join_burst: int = 10
+    table_rate: float | None = 1.0
+    """Code lookups and joins per second aimed at one table (or code), sustained."""
+    table_burst: int = 20
+    qr_rate: float | None = 1.0
+    """QR drawings per second per client address (an `<img>` request: no player id)."""
+    qr_burst: int = 20
+    hello_seconds: float = 10.0
+    """How long a new live connection has to say hello."""
+    presence_refresh_seconds: float = 10.0
+    """How often a process marks its live connections as still open."""
+    presence_stale_seconds: float = 30.0
+    """A presence row older than this counts as gone (its process stopped)."""
+    poll_seconds: float = 2.0
+    """The fallback poll: how often watched tables' versions are read from the store."""
+    driver_idle_seconds: float = 1.0
+    """The driver looks for due tables at least this often (other processes' deadlines, and
+    deadlines left by a process that stopped)."""

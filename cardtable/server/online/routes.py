@@ -1,7 +1,294 @@
-"""The online tables over HTTP and the live WebSocket (docs/online.md)."""
+"""The online tables over HTTP (docs/online.md); the live channel is `live.py`.
+
+Every state-changing request loads the table, checks ``version``, asks the `Room` for the
+change (a move only for the caller's own seat, host-only actions only for the host) and saves
+it with compare-and-set; the answer is the table as the caller's device may see it, with the
+events of this change. Code lookups and joins are rate-limited per address and per code.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import io
+import re
+import secrets
+import time
+from collections.abc import Callable
+from typing import Annotated
+
+import segno
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from cardtable import kings_corner as kc
+
+from .. import games
+from ..errors import ApiError, invalid, not_found, responses
+from ..models import CustomRules, KCMove, VersionOnly
+from ..players import PlayerDep
+from ..runtime import RuntimeDep
+from ..store import StaleVersion
+from . import codes, live
+from .model import Config, Refused, Room
+from .render import device_view
+from .schema import CodeFound, Created, Join, NewTable, OnlineConflict, OnlineTable, SeatChange
+from .service import Online, load_room
+from .store import RoomRecord
 
 router = APIRouter(prefix="/api/kings-corner/online", tags=["kings-corner-online"])
+router.include_router(live.router)
+_READ = responses(401, 404)
+_WRITE = responses(401, 403, 404, 409, 413, 422, conflict=OnlineConflict)
+STATUS = {
+    "not_host": 403,
+    "invalid_request": 422,
+    "invalid_name": 422,
+}
+ORIGIN = re.compile(r"https?://(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})?")
+PAGE = "/kings-corner-online.html"
+
+
+def _online(request: Request) -> Online:
+    online: Online = request.app.state.online
+    return online
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def refused(exc: Refused) -> ApiError:
+    return ApiError(STATUS.get(exc.code, 409), exc.code, exc.message)
+
+
+def _record(online: Online, token: str) -> RoomRecord:
+    if not codes.TOKEN.fullmatch(token):
+        raise not_found("table")
+    record = online.store.load(codes.table_key(token))
+    if record is None:
+        raise not_found("table")
+    return record
+
+
+def _table(record: RoomRecord, room: Room, player: str | None, token: str,
+           since: int | None = None) -> OnlineTable:  # fmt: skip
+    view = device_view(room, player, token=token, code=record.code, now=time.time(), since=since)
+    return OnlineTable.model_validate(view)
+
+
+def _stale(online: Online, token: str, player: str) -> ApiError:
+    record = _record(online, token)
+    current = _table(record, load_room(record), player, token)
+    return games.stale(current)
+
+
+def _act(
+    request: Request, token: str, player: str, version: int, change: Callable[[Room], Room | None]
+) -> OnlineTable:
+    """Load, check the version, change, save with compare-and-set, answer the caller's view
+    with this change's events."""
+    online = _online(request)
+    record = _record(online, token)
+    room = load_room(record)
+    if record.version != version:
+        raise games.stale(_table(record, room, player, token))
+    try:
+        new = change(room)
+    except Refused as exc:
+        raise refused(exc) from None
+    if new is None:
+        return _table(record, room, player, token)
+    try:
+        saved = online.save(record, new)
+    except StaleVersion:
+        raise _stale(online, token, player) from None
+    return _table(saved, new, player, token, since=record.version)
+
+
+def _seed(request: Request, runtime: RuntimeDep) -> int:
+    return games.requested_seed(runtime, request) or secrets.randbits(63)
+
+
+# -- creating and finding a table --------------------------------------------------------
+@router.post("", status_code=201, response_model=Created, responses=_WRITE)
+def create(body: NewTable, player: PlayerDep, runtime: RuntimeDep, request: Request) -> Created:
+    """A new table; seat 0 is the caller ("me"), who hosts it."""
+    online = _online(request)
+    settings = online.settings
+    if body.seats[0].kind != "me" or any(s.kind == "me" for s in body.seats[1:]):
+        raise invalid('seats: seat 0, and only seat 0, is "me"')
+    if body.turn_timer is not None and body.turn_timer not in settings.turn_timers:
+        choices = ", ".join(f"{t:g}" for t in settings.turn_timers)
+        raise invalid(f"turn_timer: null or one of {choices}")
+    name = codes.display_name(body.name)
+    specs = []
+    for s in body.seats:
+        local = getattr(s, "name", None)
+        specs.append(
+            (
+                s.kind,
+                getattr(s, "strength", None),
+                None if local is None else codes.display_name(local),
+            )
+        )
+    if isinstance(body.rules, CustomRules):
+        rules = kc.Rules.from_options(body.rules.model_dump())
+    else:
+        rules = kc.Rules.preset(body.rules.preset)
+    config = Config(
+        players=len(body.seats),
+        rules=rules,
+        rounds=body.rounds,
+        turn_timer=body.turn_timer,
+        grace=settings.grace_seconds,
+        stand_in=body.stand_in,
+        step=settings.computer_step_seconds,
+    )
+    now = time.time()
+    token = codes.new_token()
+    room = Room.create(config, specs, player, name, now, invite=token)
+    key = codes.table_key(token)
+    code = online.store.create(
+        key, room.to_dict(), at=now, code_until=now + settings.code_hours * 3600,
+        due_at=room.due_at,
+    )  # fmt: skip
+    online.driver.wake(room.due_at)
+    record = RoomRecord(key, code, 1, room.to_dict())
+    return Created(token=token, code=code, table=_table(record, room, player, token))
+
+
+@router.get("/codes/{code}", response_model=CodeFound, responses=_READ)
+def find_code(code: str, player: PlayerDep, request: Request) -> CodeFound:
+    """The token of the open table with this room code (rate-limited per address, per code
+    and for the whole server)."""
+    online = _online(request)
+    runtime = online.runtime
+    runtime.limit(online.lookup_limit, _address(request))
+    normal = codes.normal_code(code)
+    if normal is None:
+        raise not_found("table")
+    runtime.limit(online.table_limit, "code:" + normal)
+    runtime.limit(online.lookups_limit, "all")
+    key = online.store.by_code(normal, time.time())
+    if key is None:
+        raise not_found("table")
+    # The row's key is the token's hash; the token itself stays in the state while the code
+    # leads to it (docs/online.md "Words").
+    record = online.store.load(key)
+    token = None if record is None else record.state.get("invite")
+    if not isinstance(token, str):
+        raise not_found("table")
+    return CodeFound(token=token)
+
+
+# -- reading -------------------------------------------------------------------------------
+@router.get("/{token}", response_model=OnlineTable, responses=_READ)
+def get_table(token: str, player: PlayerDep, request: Request) -> OnlineTable:
+    """The table as the caller's device may see it (no seat: a spectator's view)."""
+    record = _record(_online(request), token)
+    return _table(record, load_room(record), player, token)
+
+
+@router.get(
+    "/{token}/qr.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}}, **responses(404, 422)},
+)
+def qr(
+    token: str,
+    request: Request,
+    origin: Annotated[str, Query(max_length=300, description="The page's own origin.")],
+) -> Response:
+    """The invite link ``<origin>/kings-corner-online.html#<token>`` as a QR code. No player
+    id: an ``<img>`` sends none, and the code holds nothing the token does not."""
+    online = _online(request)
+    online.runtime.limit(online.qr_limit, _address(request))
+    if not ORIGIN.fullmatch(origin):
+        raise invalid("origin: the page's origin, such as https://example.org")
+    _record(online, token)
+    buffer = io.BytesIO()
+    segno.make(f"{origin}{PAGE}#{token}", error="m").save(
+        buffer, kind="svg", xmldecl=False, scale=4, title="Invite link"
+    )
+    return Response(buffer.getvalue(), media_type="image/svg+xml")
+
+
+# -- the lobby -----------------------------------------------------------------------------
+@router.post("/{token}/join", response_model=OnlineTable, responses=_WRITE)
+def join(token: str, body: Join, player: PlayerDep, request: Request) -> OnlineTable:
+    """The caller takes ``seat`` (or the first open seat) under ``name``."""
+    online = _online(request)
+    online.runtime.limit(online.join_limit, _address(request))
+    if codes.TOKEN.fullmatch(token):
+        online.runtime.limit(online.table_limit, "table:" + codes.table_key(token))
+    name = codes.display_name(body.name)
+    now = time.time()
+    return _act(
+        request, token, player, body.version, lambda r: r.join(player, name, body.seat, now)
+    )
+
+
+@router.post("/{token}/leave", response_model=OnlineTable, responses=_WRITE)
+def leave(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
+    """In the lobby the caller's seats open again; in play they are away at once."""
+    now = time.time()
+    return _act(request, token, player, body.version, lambda r: r.leave(player, now))
+
+
+@router.post("/{token}/seats/{seat}", response_model=OnlineTable, responses=_WRITE)
+def seat_computer(
+    token: str, seat: int, body: SeatChange, player: PlayerDep, request: Request
+) -> OnlineTable:
+    """Host only: an open seat, or a person who is away, becomes a computer."""
+    now = time.time()
+    return _act(
+        request, token, player, body.version,
+        lambda r: r.seat_computer(player, seat, body.strength, now),
+    )  # fmt: skip
+
+
+@router.post("/{token}/start", response_model=OnlineTable, responses=_WRITE)
+def start(
+    token: str, body: VersionOnly, player: PlayerDep, runtime: RuntimeDep, request: Request
+) -> OnlineTable:
+    """Host only, in the lobby, once no seat is open: deal the first round."""
+    seed, now = _seed(request, runtime), time.time()
+    return _act(request, token, player, body.version, lambda r: r.start(player, seed, now))
+
+
+# -- the match -----------------------------------------------------------------------------
+@router.post("/{token}/moves", response_model=OnlineTable, responses=_WRITE)
+def move(token: str, body: KCMove, player: PlayerDep, request: Request) -> OnlineTable:
+    """A move for the caller's seat that is to play: ``"9H>N"``, ``"E>NW"`` or ``"end"``."""
+    now = time.time()
+    return _act(request, token, player, body.version, lambda r: r.move(player, body.move, now))
+
+
+@router.post("/{token}/undo", response_model=OnlineTable, responses=_WRITE)
+def undo(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
+    """Take back the caller's last play or pile move of this turn."""
+    now = time.time()
+    return _act(request, token, player, body.version, lambda r: r.undo(player, now))
+
+
+@router.post("/{token}/reveal", response_model=OnlineTable, responses=_WRITE)
+def reveal(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
+    """The host's device shows the hand of its person who is to play next."""
+    now = time.time()
+    return _act(request, token, player, body.version, lambda r: r.reveal(player, now))
+
+
+@router.post("/{token}/next-round", response_model=OnlineTable, responses=_WRITE)
+def next_round(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
+    """Any seated person deals the next round once a round is over."""
+    now = time.time()
+    return _act(request, token, player, body.version, lambda r: r.next_round(player, now))
+
+
+@router.post("/{token}/rematch", response_model=OnlineTable, responses=_WRITE)
+def rematch(
+    token: str, body: VersionOnly, player: PlayerDep, runtime: RuntimeDep, request: Request
+) -> OnlineTable:
+    """After the match: the caller is ready; once every present person is, the same seats
+    start a new match (a new shuffle)."""
+    seed, now = _seed(request, runtime), time.time()
+    return _act(request, token, player, body.version, lambda r: r.rematch(player, seed, now))

@@ -1,20 +1,204 @@
 """`Online`: what one app instance runs for the online tables (started and stopped with the
-app). Filled in by the online table work (docs/online.md)."""
+app): the hub of live connections, the fan-out between processes, the fallback poll, the
+deadline driver, the code and join rate limits, and the one way a table is saved.
+
+Every change goes through `save` (compare-and-set, the fan-out's NOTIFY in the same
+transaction, then this process's watchers and driver woken) or `change` (the same, reloaded
+and retried when another change got there first: presence and deadlines, which nobody asked
+for against a version).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+import contextlib
+import importlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..errors import damaged
+from ..ratelimit import TokenBuckets
+from ..store import StaleVersion
+from .driver import Driver
+from .hub import Fanout, Hub
+from .model import Room, RoomError
+from .store import OnlineStore, RoomRecord
 
 if TYPE_CHECKING:
     from ..runtime import Runtime
+
+log = logging.getLogger("cardtable.server.online")
+ATTEMPTS = 8
+
+
+class _NoFanout:
+    """One process (SQLite): this process's own wake is enough."""
+
+    def published(self, tx: Any, table: str, version: int) -> None:
+        pass
+
+    async def run(self, hub: Hub) -> None:
+        await asyncio.Event().wait()
+
+
+def _sibling(name: str) -> Any:
+    """The fan-out and poll modules, written beside this one; None until they exist."""
+    try:
+        return importlib.import_module(f"{__package__}.{name}")
+    except ModuleNotFoundError:
+        return None
 
 
 class Online:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
+        self.settings = runtime.settings.online
+        self.hub = Hub()
+        self.driver = Driver(self)
+        self.process = secrets.token_hex(8)
+        fanout_module = _sibling("fanout")
+        self.fanout: Fanout = (
+            fanout_module.make_fanout(runtime.settings) if fanout_module else _NoFanout()
+        )
+        s = self.settings
+        self.lookup_limit = _buckets(s.lookup_rate, s.lookup_burst)
+        self.lookups_limit = _buckets(s.lookups_rate, s.lookups_burst)
+        self.join_limit = _buckets(s.join_rate, s.join_burst)
+        self.table_limit = _buckets(s.table_rate, s.table_burst)
+        self.qr_limit = _buckets(s.qr_rate, s.qr_burst)
+        self.live: set[str] = set()
+        """This process's open live connections (their presence rows)."""
+        self._store: OnlineStore | None = None
+        self._tasks: list[asyncio.Task[None]] = []
 
+    @property
+    def store(self) -> OnlineStore:
+        base = self.runtime.store
+        if self._store is None or self._store.sql is not base:
+            self._store = OnlineStore(base)
+        return self._store
+
+    def versions(self, keys: list[str]) -> dict[str, int]:
+        """Stored versions of ``keys`` (for the fallback poll)."""
+        return self.store.versions(keys)
+
+    # -- lifecycle -----------------------------------------------------------------------
     async def start(self) -> None:
         """Start the background work: the deadline driver, the fan-out listener, the poll."""
+        self.hub.bind(asyncio.get_running_loop())
+        work = [self.driver.run(), self.fanout.run(self.hub)]
+        poll_module = _sibling("poll")
+        if poll_module is not None:
+            work.append(poll_module.poll(self.hub, self.versions, self.settings.poll_seconds))
+        self._tasks = [asyncio.create_task(w) for w in work]
 
     async def stop(self) -> None:
-        """Stop the background work and close the live connections."""
+        """Stop the background work (live connections end with the server)."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+
+    # -- saving --------------------------------------------------------------------------
+    def save(self, record: RoomRecord, room: Room) -> RoomRecord:
+        """Compare-and-set ``room`` over ``record`` (`StaleVersion` when it lost)."""
+        saved = self.store.save(
+            record,
+            room.to_dict(),
+            due_at=room.due_at,
+            keep_code=room.is_open,
+            published=self.fanout.published,
+        )
+        self.hub.changed(record.key, saved.version)
+        self.driver.wake(room.due_at)
+        return saved
+
+    def change(
+        self, key: str, change: Callable[[Room], Room | None]
+    ) -> tuple[RoomRecord, Room] | None:
+        """Apply ``change`` to the stored table and save it, again on the newest version when
+        another change won the race; None when there is no such table."""
+        for _ in range(ATTEMPTS):
+            record = self.store.load(key)
+            if record is None:
+                return None
+            room = load_room(record)
+            new = change(room)
+            if new is None:
+                return record, room
+            try:
+                return self.save(record, new), new
+            except StaleVersion:
+                continue
+        raise StaleVersion(key)  # pragma: no cover - eight lost races in a row
+
+    def advance(self, key: str, now: float) -> bool:
+        """What is due at table ``key``, once; False when nothing was or another process
+        saved first (then it is that process's change)."""
+        record = self.store.load(key)
+        if record is None:
+            return False
+        try:
+            room = load_room(record)
+        except Exception:
+            log.error("online table %s does not load; its deadline is dropped", key[:8])
+            with contextlib.suppress(StaleVersion):
+                self.store.save(record, record.state, due_at=None, keep_code=False)
+            return False
+        new = room.advance(now)
+        if new is None:
+            if room.due_at is not None and room.due_at <= now:
+                # Nothing is really due (a deadline already handled): store the next one.
+                with contextlib.suppress(StaleVersion):
+                    self.store.save(
+                        record, record.state, due_at=_later(room, now), keep_code=room.is_open
+                    )
+            return False
+        try:
+            self.save(record, new)
+        except StaleVersion:
+            return False
+        return True
+
+    # -- presence ------------------------------------------------------------------------
+    def fresh_after(self, now: float) -> float:
+        return now - self.settings.presence_stale_seconds
+
+    def left(self, key: str, player: str, seated: bool, now: float) -> None:
+        """A connection of ``player`` to table ``key`` is gone: grace starts when it was the
+        device's last one; the spectator count follows."""
+        store = self.store
+        if seated:
+            if store.connections(key, player, self.fresh_after(now)) == 0:
+                self.change(key, lambda room: room.disconnected(player, now))
+        else:
+            count = store.spectators(key, self.fresh_after(now))
+            self.change(key, lambda room: room.with_spectators(count))
+
+    def presence_upkeep(self, now: float) -> None:
+        """Refresh this process's presence rows; sweep those no process refreshes."""
+        store = self.store
+        store.refresh(sorted(self.live), now)
+        for gone in store.sweep(self.fresh_after(now)):
+            self.left(gone.table, gone.player, gone.seated, now)
+
+
+def load_room(record: RoomRecord) -> Room:
+    try:
+        return Room.from_dict(record.state, record.version)
+    except RoomError:
+        raise damaged("online table") from None
+
+
+def _later(room: Room, now: float) -> float | None:
+    due = [t for t in (room.step_at, room.turn_deadline) if t is not None and t > now]
+    due += [s.deadline for s in room.seats if s.deadline is not None and s.deadline > now]
+    return min(due) if due else None
+
+
+def _buckets(rate: float | None, burst: int) -> TokenBuckets | None:
+    return None if rate is None else TokenBuckets(rate, burst)

@@ -1,0 +1,103 @@
+"""`Driver`: in every process, applies what is due at the online tables (docs/online.md
+"Timers are stored deadlines").
+
+It takes the tables whose stored ``due_at`` has come and saves ``Room.advance(now)`` with
+compare-and-set: when two processes race for the same computer step both compute the same
+move from the same version and only one save succeeds; the other changes nothing. It sleeps
+until the earliest stored deadline (at most `driver_idle_seconds`), and this process's own
+saves wake it early. It also refreshes this process's presence rows and sweeps rows left by
+a process that stopped. Every failure is logged; the loop goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Protocol
+
+from fastapi.concurrency import run_in_threadpool
+
+from ..online_config import OnlineSettings
+from .store import OnlineStore
+
+log = logging.getLogger("cardtable.server.online")
+BATCH = 50
+
+
+class Tables(Protocol):
+    """What the driver needs of `service.Online`."""
+
+    @property
+    def settings(self) -> OnlineSettings: ...
+    @property
+    def store(self) -> OnlineStore: ...
+    def advance(self, key: str, now: float) -> bool: ...
+    def presence_upkeep(self, now: float) -> None: ...
+
+
+class Driver:
+    def __init__(self, online: Tables) -> None:
+        self.online = online
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wakeup: asyncio.Event | None = None
+        self._next: float | None = None
+        self._presence_at = 0.0
+
+    def wake(self, at: float | None) -> None:
+        """A deadline at ``at`` was just saved here: look again by then. Any thread."""
+        loop, event = self._loop, self._wakeup
+        if at is None or loop is None or event is None:
+            return
+        if self._next is not None and at >= self._next:
+            return
+        self._next = at
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            event.set()
+        else:
+            loop.call_soon_threadsafe(event.set)
+
+    async def run(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._wakeup = asyncio.Event()
+        settings = self.online.settings
+        while True:
+            try:
+                await run_in_threadpool(self.once)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("online driver: a round failed")
+            now = time.time()
+            wait = settings.driver_idle_seconds
+            if self._next is not None:
+                wait = min(wait, max(0.0, self._next - now))
+            self._wakeup.clear()
+            if wait > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wakeup.wait(), wait)
+
+    def once(self) -> None:
+        """One round: presence upkeep when it is time, then every due table."""
+        online = self.online
+        now = time.time()
+        if now - self._presence_at >= online.settings.presence_refresh_seconds:
+            self._presence_at = now
+            online.presence_upkeep(now)
+        store = online.store
+        for _ in range(100):  # bounded: what falls due meanwhile waits for the next round
+            now = time.time()
+            keys = store.due(now, BATCH)
+            for key in keys:
+                try:
+                    online.advance(key, now)
+                except Exception:
+                    log.exception("online driver: table %s", key[:8])
+            if len(keys) < BATCH:
+                break
+        self._next = store.next_due()

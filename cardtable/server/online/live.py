@@ -1,0 +1,242 @@
+"""The live channel: `WebSocket /api/kings-corner/online/{token}/live` (docs/online.md).
+
+The device says hello (its player id and the last version it has); the server answers with
+the table as that device may see it, then again after every change, with the events since
+the version it last sent. The connection is also the device's presence: a row in
+``online_presence`` while it is open (refreshed by this process's driver), and when the
+device's last connection closes, its seats start their grace period.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+from pydantic import ValidationError
+
+from ..errors import ApiError
+from ..players import _TOKEN as PLAYER_ID
+from ..players import player_key
+from . import codes
+from .render import device_view
+from .schema import OnlineTable
+from .service import Online, load_room
+
+log = logging.getLogger("cardtable.server.online")
+router = APIRouter()
+"""Included by `routes.router` (under its prefix)."""
+
+NO_PLAYER, NO_TABLE, TIMEOUT, CROWDED = 4401, 4404, 4408, 4409
+MAX_MESSAGE = 1024
+
+
+class _Closed(Exception):
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"type": "error", "code": "invalid_message", "message": message}
+
+
+def _hello(text: str) -> tuple[str, int | None] | None:
+    """(player id, version) from a hello message, or None when it is not one."""
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        return None
+    if (
+        not isinstance(msg, dict)
+        or msg.get("type") != "hello"
+        or set(msg)
+        - {
+            "type",
+            "player",
+            "version",
+        }
+    ):
+        return None
+    player, version = msg.get("player"), msg.get("version")
+    if not isinstance(player, str):
+        return None
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        return None
+    return player, version
+
+
+class Connection:
+    """One open live connection: sends are serialised; the last version sent is kept."""
+
+    def __init__(self, ws: WebSocket, online: Online, token: str) -> None:
+        self.ws = ws
+        self.online = online
+        self.token = token
+        self.key = codes.table_key(token)
+        self.id = secrets.token_hex(12)
+        self.player = ""
+        self.sent: int | None = None
+        self.seated = False
+        """Whether the presence row counts this device as holding a seat."""
+        self._lock = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self._lock:
+            await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def hello(self) -> int | None:
+        """Wait for the hello (answering anything else with an error); its version."""
+        deadline = time.monotonic() + self.online.settings.hello_seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _Closed(TIMEOUT, "no hello in time")
+            try:
+                text = await asyncio.wait_for(self.ws.receive_text(), left)
+            except TimeoutError:
+                raise _Closed(TIMEOUT, "no hello in time") from None
+            hello = _hello(text) if len(text) <= MAX_MESSAGE else None
+            if hello is None:
+                await self.send(_error('first say {"type": "hello", "player", "version"}'))
+                continue
+            player_id, version = hello
+            if not PLAYER_ID.fullmatch(player_id):
+                raise _Closed(NO_PLAYER, "unknown player")
+            key = player_key(player_id)
+            runtime = self.online.runtime
+            if not runtime.is_known(key):
+                if not await run_in_threadpool(runtime.store.has_player, key):
+                    raise _Closed(NO_PLAYER, "unknown player")
+                runtime.remember(key)
+            self.player = key
+            return version
+
+    async def push(self, since: int | None) -> None:
+        """Send the table if it is newer than what this device has."""
+        record = await run_in_threadpool(self.online.store.load, self.key)
+        if record is None:
+            raise _Closed(NO_TABLE, "no such table")
+        if self.sent is not None and record.version <= self.sent:
+            return
+        room = load_room(record)
+        if bool(room.seats_of(self.player)) != self.seated:
+            # The device took a seat (join) or lost it (the host gave it to a computer).
+            await run_in_threadpool(_reseat, self.online, self, not self.seated)
+        view = device_view(
+            room, self.player, token=self.token, code=record.code, now=time.time(), since=since
+        )
+        table = OnlineTable.model_validate(view).model_dump(mode="json")
+        await self.send({"type": "table", "table": table})
+        self.sent = record.version
+
+    async def listen(self) -> None:
+        """Answer pings; anything else gets an error and changes nothing."""
+        while True:
+            text = await self.ws.receive_text()
+            try:
+                msg = json.loads(text) if len(text) <= MAX_MESSAGE else None
+            except ValueError:
+                msg = None
+            if isinstance(msg, dict) and msg == {"type": "ping"}:
+                await self.send({"type": "pong"})
+            else:
+                await self.send(_error('the server understands {"type": "ping"} only'))
+
+    async def follow(self) -> None:
+        """Push after every change of the table."""
+        with self.online.hub.watch(self.key) as watch:
+            # A change saved between the first push and this watch would be missed: look once.
+            await self.push(self.sent)
+            while True:
+                await watch.wait()
+                await self.push(self.sent)
+
+
+@router.websocket("/{token}/live")
+async def live(ws: WebSocket, token: str) -> None:
+    online: Online = ws.app.state.online
+    await ws.accept()
+    conn = Connection(ws, online, token) if codes.TOKEN.fullmatch(token) else None
+    present = False
+    try:
+        if conn is None:
+            raise _Closed(NO_TABLE, "no such table")
+        version = await conn.hello()
+        record = await run_in_threadpool(online.store.load, conn.key)
+        if record is None:
+            raise _Closed(NO_TABLE, "no such table")
+        conn.seated = bool(load_room(record).seats_of(conn.player))
+        await run_in_threadpool(_arrive, online, conn)
+        present = True
+        await conn.push(version)
+        tasks = [asyncio.create_task(conn.listen()), asyncio.create_task(conn.follow())]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        for task in done:
+            task.result()
+    except _Closed as exc:
+        with contextlib.suppress(Exception):
+            await ws.close(exc.code, exc.reason)
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the device went away
+    except ApiError as exc:  # a damaged table, or the store unavailable
+        with contextlib.suppress(Exception):
+            await ws.close(1011, exc.code)
+    except ValidationError:  # pragma: no cover - every view validates
+        log.exception("live: a table view did not validate")
+        with contextlib.suppress(Exception):
+            await ws.close(1011, "internal")
+    finally:
+        if present and conn is not None:
+            await run_in_threadpool(_depart, online, conn)
+
+
+def _arrive(online: Online, conn: Connection) -> None:
+    now = time.time()
+    store = online.store
+    store.present(
+        conn.id, conn.key, conn.player, seated=conn.seated, process=online.process, at=now
+    )
+    online.live.add(conn.id)
+    if conn.seated:
+        online.change(conn.key, lambda room: room.connected(conn.player, now))
+        return
+    count = store.spectators(conn.key, online.fresh_after(now))
+    if count > online.settings.max_spectators:
+        online.live.discard(conn.id)
+        store.absent(conn.id)
+        raise _Closed(CROWDED, "too many spectators")
+    online.change(conn.key, lambda room: room.with_spectators(count))
+
+
+def _reseat(online: Online, conn: Connection, seated: bool) -> None:
+    now = time.time()
+    online.store.reseat(conn.id, seated=seated)
+    conn.seated = seated
+    if seated:
+        online.change(conn.key, lambda room: room.connected(conn.player, now))
+    count = online.store.spectators(conn.key, online.fresh_after(now))
+    online.change(conn.key, lambda room: room.with_spectators(count))
+
+
+def _depart(online: Online, conn: Connection) -> None:
+    online.live.discard(conn.id)
+    try:
+        online.store.absent(conn.id)
+        online.left(conn.key, conn.player, conn.seated, time.time())
+    except Exception:
+        log.exception("live: leaving table %s", conn.key[:8])

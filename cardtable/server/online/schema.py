@@ -1,0 +1,140 @@
+"""The JSON of the online tables (docs/online.md), as pydantic models: requests refuse unknown
+fields and take strict integers and booleans; the OnlineTable answer lists exactly what may
+leave the server (the engine's view for the device's own viewer, never a hidden card)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, Strict
+
+from ..models import (
+    CustomRules,
+    ErrorBody,
+    KCEvent,
+    KCLogEntry,
+    KCMatch,
+    KCView,
+    PresetRules,
+    Request,
+    Response,
+    RulesOut,
+    Strength,
+    Version,
+)
+
+Name = Annotated[str, Field(min_length=1, max_length=256, description="1-24 characters (NFKC).")]
+
+
+class MeSeat(Request):
+    kind: Literal["me"]
+
+
+class InviteSeat(Request):
+    kind: Literal["invite"]
+
+
+class LocalSeat(Request):
+    kind: Literal["local"]
+    name: Name | None = None
+
+
+class ComputerSeatIn(Request):
+    kind: Literal["computer"]
+    strength: Strength = "normal"
+
+
+SeatIn = Annotated[MeSeat | InviteSeat | LocalSeat | ComputerSeatIn, Field(discriminator="kind")]
+
+
+class NewTable(Request):
+    name: Name
+    seats: list[SeatIn] = Field(min_length=2, max_length=4, description='Seat 0 is "me".')
+    rules: PresetRules | CustomRules = Field(default_factory=lambda: PresetRules(preset="standard"))
+    rounds: Literal[1, 3, 5] = 1
+    turn_timer: Annotated[float, Strict()] | None = Field(
+        default=None, description="Seconds per turn (30, 60 or 120), or none."
+    )
+    stand_in: Strength = "normal"
+
+
+class Join(Request):
+    version: Version
+    name: Name
+    seat: Annotated[int, Strict(), Field(ge=0, le=3)] | None = None
+
+
+class SeatChange(Request):
+    version: Version
+    kind: Literal["computer"]
+    strength: Strength = "normal"
+
+
+class Me(Response):
+    seats: list[int]
+    host: bool
+
+
+class SettingsOut(Response):
+    players: int
+    rules: RulesOut
+    rounds: int
+    turn_timer: float | None
+    grace: float
+    stand_in: Strength
+
+
+class SeatOut(Response):
+    kind: Literal["person", "open", "computer"]
+    name: str | None
+    strength: Strength | None
+    local: bool
+    connection: Literal["online", "reconnecting", "away"] | None
+    deadline: float | None
+    stand_in: bool
+    cards: int | None
+    rematch: bool
+
+
+class Turn(Response):
+    seat: int
+    deadline: float | None
+
+
+class LogEntry(KCLogEntry):
+    n: int
+
+
+class OnlineTable(Response):
+    token: str
+    code: str | None
+    version: int
+    now: float
+    phase: Literal["lobby", "play", "handoff", "round_over", "match_over"]
+    host: int
+    me: Me | None
+    settings: SettingsOut
+    seats: list[SeatOut]
+    turn: Turn | None
+    viewer: int | None
+    view: KCView | None
+    match: KCMatch | None
+    log: list[LogEntry]
+    spectators: int
+    events: list[KCEvent]
+
+
+class Created(Response):
+    token: str
+    code: str
+    table: OnlineTable
+
+
+class CodeFound(Response):
+    token: str
+
+
+class OnlineConflict(ErrorBody):
+    current: OnlineTable | None = Field(
+        default=None, description="With `stale_version`: the table as it is now."
+    )

@@ -1,0 +1,235 @@
+"""The online tables in the store (migration 3): one row per table, compare-and-set saves,
+the deadlines the drivers take, and presence rows for live connections.
+
+Written over `SqlStore`'s public transaction and reading cursors, in ``?`` SQL that both
+SQLite and PostgreSQL accept (rewritten to the store's placeholder). Times are epoch seconds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..store import StaleVersion, Store, StoreError
+from ..store.base import JSON, Tx
+from ..store.sql import SqlStore, now
+from .codes import new_code
+
+CODE_ATTEMPTS = 8
+"""Codes drawn before giving up: with a million open tables one draw collides about once in
+900, so eight in a row practically never do."""
+
+Published = Callable[[Tx, str, int], None]
+
+
+@dataclass(frozen=True)
+class RoomRecord:
+    key: str
+    code: str | None
+    version: int
+    state: JSON
+
+
+@dataclass(frozen=True)
+class Gone:
+    """A presence row swept because its process stopped refreshing it."""
+
+    table: str
+    player: str
+    seated: bool
+
+
+class OnlineStore:
+    def __init__(self, store: Store) -> None:
+        if not isinstance(store, SqlStore):  # pragma: no cover - every store is one
+            raise StoreError("online tables need the SQL store")
+        self.sql = store
+
+    def _q(self, sql: str) -> str:
+        p = self.sql.placeholder
+        return sql if p == "?" else sql.replace("?", p)
+
+    def _exec(self, tx: Tx, sql: str, params: Sequence[Any] = ()) -> Tx:
+        tx.execute(self._q(sql), tuple(params))
+        return tx
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self.sql.reading() as tx:
+            return self._exec(tx, sql, params).fetchall()
+
+    # -- tables --------------------------------------------------------------------------
+    def create(
+        self, key: str, state: JSON, *, at: float, code_until: float, due_at: float | None
+    ) -> str:
+        """Insert a new table at version 1 with a fresh room code; returns the code."""
+        for _ in range(CODE_ATTEMPTS):
+            code = new_code()
+            try:
+                with self.sql.transaction() as tx:
+                    # Codes of tables whose code time is over go first, so they can be drawn.
+                    self._exec(
+                        tx,
+                        "UPDATE online_tables SET code = NULL "
+                        "WHERE code IS NOT NULL AND code_until < ?",
+                        (at,),
+                    )
+                    taken = self._exec(
+                        tx, "SELECT 1 FROM online_tables WHERE code = ?", (code,)
+                    ).fetchone()
+                    if taken:
+                        continue
+                    self._exec(
+                        tx,
+                        "INSERT INTO online_tables (id, code, code_until, version, state, due_at, "
+                        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (key, code, code_until, 1, _dump(state), due_at, now(), now()),
+                    )
+                return code
+            except StoreError:
+                raise
+            except Exception:
+                # Another process drew the same code at the same moment (unique index).
+                if not self._rows("SELECT 1 FROM online_tables WHERE code = ?", (code,)):
+                    raise
+        raise StoreError("no free room code")  # pragma: no cover - see CODE_ATTEMPTS
+
+    def load(self, key: str) -> RoomRecord | None:
+        rows = self._rows("SELECT id, code, version, state FROM online_tables WHERE id = ?", (key,))
+        if not rows:
+            return None
+        r = rows[0]
+        return RoomRecord(r[0], r[1], int(r[2]), _load(r[3]))
+
+    def by_code(self, code: str, at: float) -> str | None:
+        rows = self._rows(
+            "SELECT id FROM online_tables WHERE code = ? AND code_until >= ?", (code, at)
+        )
+        return rows[0][0] if rows else None
+
+    def save(
+        self,
+        record: RoomRecord,
+        state: JSON,
+        *,
+        due_at: float | None,
+        keep_code: bool,
+        published: Published | None = None,
+    ) -> RoomRecord:
+        """Write ``state`` as the next version if the row is still at ``record.version``
+        (else `StaleVersion`, nothing written); ``published`` runs in the same transaction."""
+        version = record.version + 1
+        with self.sql.transaction() as tx:
+            changed = self._exec(
+                tx,
+                "UPDATE online_tables SET state = ?, version = ?, due_at = ?, updated_at = ?, "
+                "code = CASE WHEN ? = 1 THEN code ELSE NULL END WHERE id = ? AND version = ?",
+                (_dump(state), version, due_at, now(), int(keep_code), record.key,
+                 record.version),
+            ).rowcount  # fmt: skip
+            if changed != 1:
+                raise StaleVersion(record.key)
+            if published is not None:
+                published(tx, record.key, version)
+        return RoomRecord(record.key, record.code if keep_code else None, version, state)
+
+    def due(self, at: float, limit: int) -> list[str]:
+        """Tables whose next deadline has come, earliest first."""
+        rows = self._rows(
+            "SELECT id FROM online_tables WHERE due_at <= ? ORDER BY due_at LIMIT ?",
+            (at, limit),
+        )
+        return [r[0] for r in rows]
+
+    def next_due(self) -> float | None:
+        rows = self._rows("SELECT MIN(due_at) FROM online_tables WHERE due_at IS NOT NULL")
+        return None if not rows or rows[0][0] is None else float(rows[0][0])
+
+    def versions(self, keys: Iterable[str]) -> dict[str, int]:
+        """The stored version of each of ``keys`` that exists (the fallback poll's query)."""
+        keys = list(keys)
+        out: dict[str, int] = {}
+        for i in range(0, len(keys), 500):
+            chunk = keys[i : i + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = self._rows(f"SELECT id, version FROM online_tables WHERE id IN ({marks})", chunk)
+            out.update((r[0], int(r[1])) for r in rows)
+        return out
+
+    # -- presence ------------------------------------------------------------------------
+    def present(
+        self, connection: str, table: str, player: str, *, seated: bool, process: str, at: float
+    ) -> None:
+        with self.sql.transaction() as tx:
+            self._exec(
+                tx,
+                "INSERT INTO online_presence (connection, table_id, player, seated, process, "
+                "seen_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (connection, table, player, int(seated), process, at),
+            )
+
+    def reseat(self, connection: str, *, seated: bool) -> None:
+        with self.sql.transaction() as tx:
+            self._exec(
+                tx,
+                "UPDATE online_presence SET seated = ? WHERE connection = ?",
+                (int(seated), connection),
+            )
+
+    def absent(self, connection: str) -> None:
+        with self.sql.transaction() as tx:
+            self._exec(tx, "DELETE FROM online_presence WHERE connection = ?", (connection,))
+
+    def refresh(self, connections: Sequence[str], at: float) -> None:
+        """Mark this process's open connections as seen at ``at``."""
+        for i in range(0, len(connections), 500):
+            chunk = connections[i : i + 500]
+            marks = ", ".join("?" * len(chunk))
+            with self.sql.transaction() as tx:
+                self._exec(
+                    tx,
+                    f"UPDATE online_presence SET seen_at = ? WHERE connection IN ({marks})",
+                    (at, *chunk),
+                )
+
+    def connections(self, table: str, player: str, fresh: float) -> int:
+        """Open connections of ``player``'s device to ``table`` seen since ``fresh``."""
+        rows = self._rows(
+            "SELECT COUNT(*) FROM online_presence WHERE table_id = ? AND player = ? "
+            "AND seen_at >= ?",
+            (table, player, fresh),
+        )
+        return int(rows[0][0])
+
+    def spectators(self, table: str, fresh: float) -> int:
+        rows = self._rows(
+            "SELECT COUNT(*) FROM online_presence WHERE table_id = ? AND seated = 0 "
+            "AND seen_at >= ?",
+            (table, fresh),
+        )
+        return int(rows[0][0])
+
+    def sweep(self, before: float) -> list[Gone]:
+        """Delete presence rows not refreshed since ``before`` (their process is gone)."""
+        with self.sql.transaction() as tx:
+            rows = self._exec(
+                tx,
+                "SELECT table_id, player, seated FROM online_presence WHERE seen_at < ?",
+                (before,),
+            ).fetchall()
+            if rows:
+                self._exec(tx, "DELETE FROM online_presence WHERE seen_at < ?", (before,))
+        return [Gone(r[0], r[1], bool(r[2])) for r in rows]
+
+
+def _dump(state: JSON) -> str:
+    return json.dumps(state, separators=(",", ":"), sort_keys=True)
+
+
+def _load(text: Any) -> JSON:
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
