@@ -14,6 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
+from starlette.middleware.gzip import GZipMiddleware
 
 from cardtable import __version__
 
@@ -70,6 +71,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_review.router)
     app.router.routes.extend(site(settings.web_dir))
     app.add_middleware(Guard, max_body_bytes=settings.max_body_bytes)
+    # Outermost: compresses pages, assets and API answers for clients that accept gzip.
+    # Bodies under 1 KiB gain little; level 6 is zlib's usual balance of size and CPU.
+    # WebSocket scopes pass through both middlewares untouched.
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     build_openapi = app.openapi
 
     def openapi() -> dict[str, Any]:

@@ -19,6 +19,7 @@ from .store.base import JSON
 # Game ids are `secrets.token_urlsafe` text; anything else cannot exist (and some text, such
 # as a NUL character, is refused by PostgreSQL itself), so it is "not found" before any query.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+REPLACED = "a newer game of this kind replaced this one; it can only be viewed"
 
 
 def load(store: Store, game_id: str, player: str, kind: str) -> GameRecord:
@@ -46,7 +47,7 @@ def check(record: GameRecord, version: int, render: Callable[[GameRecord], BaseM
     if record.version != version:
         raise stale(render(record))
     if not record.current:
-        raise wrong_phase("a newer game of this kind replaced this one; it can only be viewed")
+        raise wrong_phase(REPLACED)
 
 
 def save(
@@ -63,8 +64,11 @@ def save(
         return store.save_game(record, state, finished=finished, log=log, result=result)
     except StaleVersion:
         current = store.load_game(record.id, record.player)
-        if current is None:  # pragma: no cover - games are never deleted
+        if current is None:  # pragma: no cover - a game being played is never pruned
             raise not_found() from None
+        if not current.current:
+            # A newer game replaced this one between its load and this save.
+            raise wrong_phase(REPLACED) from None
         raise stale(render(current)) from None
 
 

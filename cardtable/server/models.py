@@ -44,6 +44,17 @@ Version = Annotated[
 Cell = Annotated[int, Strict(), Field(ge=0, le=4), BeforeValidator(_json_integer)]
 
 
+def _integer_choice(value: Any) -> Any:
+    # A Literal of integers compares by equality, so `true` would pass as 1: refuse booleans
+    # (and text) the way the strict integers above do.
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("Input should be a JSON integer")
+    return _json_integer(value)
+
+
+Rounds = Annotated[Literal[1, 3, 5], BeforeValidator(_integer_choice)]
+
+
 class Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -200,7 +211,7 @@ class KCNewGame(Request):
         json_schema_extra={"prefixItems": [_HUMAN_SEAT_SCHEMA]},
     )
     rules: PresetRules | CustomRules = Field(default_factory=lambda: PresetRules(preset="standard"))
-    rounds: Literal[1, 3, 5] = 1
+    rounds: Rounds = 1
 
     @model_validator(mode="after")
     def _first_seat_is_a_person(self) -> KCNewGame:

@@ -15,14 +15,17 @@ import hashlib
 import json
 import os
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -31,12 +34,25 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 )
+PERMISSIONS = (
+    "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), "
+    "magnetometer=(), microphone=(), payment=(), usb=()"
+)
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
+    (b"permissions-policy", PERMISSIONS.encode()),
+    (b"cross-origin-opener-policy", b"same-origin"),
 )
 NO_STORE = (b"cache-control", b"no-store")
+
+# Assets: a URL carrying the file's content hash (`?v=`, written by `asset_url` into the
+# pages) never changes meaning, so it is cached for a year; any other asset URL is cached but
+# revalidated on each use (`no-cache`: a 304 against the ETag), because the same URL may hold
+# new content after an upgrade and the modules import one another by plain URL.
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "public, no-cache"
 
 MEDIA_TYPES = {
     ".js": "text/javascript; charset=utf-8",
@@ -64,6 +80,8 @@ class Guard:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [h for h in message.get("headers", []) if h[0] not in _REPLACED]
+                if 300 <= message["status"] < 400:
+                    headers = [_relative_location(h) for h in headers]
                 headers.extend(SECURITY_HEADERS)
                 if is_api:
                     headers.append(NO_STORE)
@@ -89,6 +107,21 @@ class Guard:
 
 
 _REPLACED = {name for name, _ in SECURITY_HEADERS}
+
+
+def _relative_location(header: tuple[bytes, bytes]) -> tuple[bytes, bytes]:
+    """A redirect's ``Location`` as a path on this site. Starlette builds the trailing-slash
+    and directory redirects from the request's ``Host`` header, which the client chooses:
+    kept absolute, ``Host: evil.example`` would send the browser there. A path (with a
+    single leading slash, so never a protocol-relative ``//host``) cannot leave the site."""
+    name, value = header
+    if name != b"location":
+        return header
+    parts = urlsplit(value.decode("latin-1"))
+    path = "/" + parts.path.lstrip("/")
+    if parts.query:
+        path += "?" + parts.query
+    return name, path.encode("latin-1")
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -126,6 +159,7 @@ class Pages:
             trim_blocks=True,
             lstrip_blocks=True,
         )
+        env.globals["asset"] = lambda path: asset_url(web_dir, path)
         self.templates = Jinja2Templates(env=env)
 
     def exists(self, name: str) -> bool:
@@ -140,6 +174,7 @@ class Pages:
         response = self.templates.TemplateResponse(request, f"{name}.html")
         etag = '"' + hashlib.sha256(response.body).hexdigest()[:32] + '"'
         response.headers["etag"] = etag
+        response.headers["cache-control"] = REVALIDATE
         wanted = {
             tag.strip().removeprefix("W/")
             for tag in request.headers.get("if-none-match", "").split(",")
@@ -182,12 +217,37 @@ class WebFiles(StaticFiles):
             return "", None
         return super().lookup_path(path)
 
-    def file_response(self, full_path: Any, *args: Any, **kwargs: Any) -> Response:
-        response = super().file_response(full_path, *args, **kwargs)
+    def file_response(
+        self, full_path: Any, stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
+        response = FileResponse(full_path, status_code=status_code, stat_result=stat_result)
         media = MEDIA_TYPES.get(Path(str(full_path)).suffix.lower())
         if media is not None:
             response.headers["content-type"] = media
+        wanted = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v")
+        versioned = wanted is not None and wanted[-1] == file_hash(
+            str(full_path), stat_result.st_mtime_ns, stat_result.st_size
+        )
+        response.headers["cache-control"] = IMMUTABLE if versioned else REVALIDATE
+        if self.is_not_modified(response.headers, Headers(scope=scope)):
+            return NotModifiedResponse(response.headers)
         return response
+
+
+@lru_cache(maxsize=256)
+def file_hash(path: str, mtime_ns: int, size: int) -> str:
+    """The first 12 hex digits of the file's SHA-256 (cached while it is unchanged)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+def asset_url(web_dir: Path, path: str) -> str:
+    """``path`` (relative to the site, e.g. ``assets/css/base.css``) with its content hash as
+    ``?v=``, so the file can be cached for a year; the path alone if the file is missing."""
+    try:
+        st = (web_dir / path).stat()
+    except OSError:
+        return path
+    return f"{path}?v={file_hash(str(web_dir / path), st.st_mtime_ns, st.st_size)}"
 
 
 API_PATHS = ("/api/", "/healthz", "/openapi.json")

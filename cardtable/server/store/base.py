@@ -2,7 +2,8 @@
 
 A game row holds the server's state JSON (the engine's versioned state plus the server's own
 fields) and a `version` that every save increments. `save_game` succeeds only if the row still
-has the version it was loaded at (``UPDATE ... WHERE id = ? AND version = ?``), in the same
+has the version it was loaded at and is still current (``UPDATE ... WHERE id = ? AND
+version = ? AND current = 1``), in the same
 transaction as the move-log rows and the result, so two tabs or two server processes can
 never both apply a move to the same version. Player ids arrive here already hashed.
 """
@@ -107,8 +108,10 @@ class Store(ABC):
         result: Result | None = None,
     ) -> GameRecord:
         """Write ``state`` as version ``game.version + 1`` if the row is still at
-        ``game.version``, append ``log`` to the move log and add ``result``, all in one
-        transaction. Raises `StaleVersion` (changing nothing) otherwise."""
+        ``game.version`` and still the player's current game of its kind (a newer game may
+        have replaced it since it was loaded), append ``log`` to the move log and add
+        ``result``, all in one transaction. Raises `StaleVersion` (changing nothing)
+        otherwise."""
 
     @abstractmethod
     def current_game(self, player: str, kind: str) -> GameRecord | None:

@@ -153,7 +153,7 @@ class SqlStore(Store):
             changed = self._run(
                 tx,
                 "UPDATE games SET state = ?, version = ?, finished = ?, updated_at = ? "
-                "WHERE id = ? AND player = ? AND version = ?",
+                "WHERE id = ? AND player = ? AND version = ? AND current = 1",
                 (_dump(state), version, int(finished), at, game.id, game.player, game.version),
             ).rowcount
             if changed != 1:
