@@ -588,10 +588,11 @@ class Room:
         key = (game.match.round, game.match.state.turn)
         room = self
         if key != self.turn_key:
-            s = self.seats[seat]
-            seats = self.seats
-            if s.stand_in and s.connection == "online":
-                seats = _put(seats, seat, replace(s, stand_in=False))
+            # A new turn: everyone who is back has their seat again.
+            seats = tuple(
+                replace(s, stand_in=False) if s.stand_in and s.connection == "online" else s
+                for s in self.seats
+            )
             room = replace(room, seats=seats, covering=None, turn_key=key, turn_deadline=None)
             timer = room.config.turn_timer
             if timer is not None and not room.driven(seat):

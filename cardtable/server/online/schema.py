@@ -23,7 +23,7 @@ from ..models import (
     Version,
 )
 
-Name = Annotated[str, Field(min_length=1, max_length=256, description="1-24 characters (NFKC).")]
+Name = Annotated[str, Field(max_length=256, description="1-24 characters (NFKC).")]
 
 
 class MeSeat(Request):
