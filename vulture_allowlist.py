@@ -26,6 +26,18 @@ _.out_of_play_count
 _.rule_set
 _.last_draw
 _.blocked
+# Review response fields (cardtable/server/review_models.py, the `StepReview` TypedDict of
+# cardtable/poker_squares/review.py): filled from a dict, read by the JSON encoder.
+_.open_next
+_.final
+_.expected
+_.best_estimate
+_.thresholds
+_.start_estimate
+_.expected_loss
+_.par
+_.vs_par
+_.par_line_scores
 
 # The game interface (cardtable.interface.GameEngine): protocol members every engine
 # implements; today only the conformance suite (tests/conformance) calls these four.

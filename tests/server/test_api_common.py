@@ -165,6 +165,9 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
         ("/api/kings-corner/games/{game_id}/computer-step", "post"),
         ("/api/kings-corner/games/{game_id}/next-round", "post"),
         ("/api/kings-corner/results", "get"),
+        ("/api/review/poker-squares/{game_id}", "get"),
+        ("/api/review/poker-squares/{game_id}", "post"),
+        ("/api/review/kings-corner/{game_id}/rounds/{number}", "get"),
     }
     assert paths == expected
     schemas = doc["components"]["schemas"]
