@@ -25,15 +25,28 @@ export function pluralCategory(lang, n) {
   return pluralRules.get(lang).select(Number(n));
 }
 
+const bundles = [];
+
+/** Adds a page's own strings, assets/i18n/<name>.<lang>.json, to every language loaded from
+ * now on (call it before `initPage`). */
+export function addBundle(name) {
+  bundles.push(name);
+  cache.clear();
+}
+
+function fetchJson(file) {
+  return fetch(new URL(`../i18n/${file}.json`, import.meta.url)).then((r) => {
+    if (!r.ok) throw new Error(`i18n ${file}: HTTP ${r.status}`);
+    return r.json();
+  });
+}
+
 async function fetchStrings(lang) {
   if (!cache.has(lang)) {
-    const url = new URL(`../i18n/${lang}.json`, import.meta.url);
+    const files = [lang, ...bundles.map((name) => `${name}.${lang}`)];
     cache.set(
       lang,
-      fetch(url).then((r) => {
-        if (!r.ok) throw new Error(`i18n ${lang}: HTTP ${r.status}`);
-        return r.json();
-      }),
+      Promise.all(files.map(fetchJson)).then((parts) => Object.assign({}, ...parts)),
     );
   }
   return cache.get(lang);
