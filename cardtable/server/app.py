@@ -22,9 +22,11 @@ from . import (
     errors,
     players,
     routes_common,
+    routes_daily,
     routes_kings_corner,
     routes_poker_squares,
     routes_review,
+    routes_stats,
 )
 from .online import routes as online_routes
 from .online.service import Online
@@ -69,6 +71,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_kings_corner.router)
     app.include_router(online_routes.router)
     app.include_router(routes_review.router)
+    app.include_router(routes_daily.router)
+    app.include_router(routes_stats.router)
     app.router.routes.extend(site(settings.web_dir))
     app.add_middleware(Guard, max_body_bytes=settings.max_body_bytes)
     # Outermost: compresses pages, assets and API answers for clients that accept gzip.
