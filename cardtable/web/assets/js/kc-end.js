@@ -4,8 +4,10 @@
  * the same settings again, a new match). Penalties and winners come from the server.
  */
 
-import { t } from "./i18n.js";
+import { addBundle, t } from "./i18n.js";
 import { isYou, seatName, sentences } from "./kc-text.js";
+
+addBundle("review"); // the Replay link's words (assets/i18n/review.<lang>.json)
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);
@@ -110,5 +112,7 @@ export function renderEnd(section, game, { onNextRound, onNewMatch, onRematch })
     next.addEventListener("click", onNextRound);
     actions.append(next);
   }
+  const replayHref = `kc-replay.html?game=${encodeURIComponent(game.id)}&round=${match.results.length}`;
+  actions.append(el("a", { class: "button", id: "replay-round-btn", href: replayHref }, t("kr.replay_btn")));
   section.replaceChildren(title, summary, wrap, note, actions);
 }

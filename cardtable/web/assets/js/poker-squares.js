@@ -122,6 +122,7 @@ function render() {
       onReplay: replay,
       onNewDeal: showSetup,
       highlight: state.highlight,
+      reviewHref: `ps-review.html?game=${encodeURIComponent(game.id)}`,
     });
   }
 }

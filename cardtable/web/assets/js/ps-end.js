@@ -4,8 +4,10 @@
  * Also draws the best-scores box of the setup screen.
  */
 
-import { t } from "./i18n.js";
+import { addBundle, t } from "./i18n.js";
 import { lineName } from "./ps-board.js";
+
+addBundle("review"); // the Review button's words (assets/i18n/review.<lang>.json)
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);
@@ -46,7 +48,7 @@ export function bestScoresTable(scores, onlyTable = null) {
   return table;
 }
 
-export function renderEnd(section, view, scores, { onLine, onReplay, onNewDeal, highlight }) {
+export function renderEnd(section, view, scores, { onLine, onReplay, onNewDeal, highlight, reviewHref }) {
   section.replaceChildren();
   section.append(el("h2", { id: "end-title" }, t("ps.end_title")));
   const result = el("p", { class: "end-result" });
@@ -94,5 +96,6 @@ export function renderEnd(section, view, scores, { onLine, onReplay, onNewDeal, 
   const fresh = el("button", { type: "button", id: "end-new-btn" }, t("ps.new_deal"));
   fresh.addEventListener("click", onNewDeal);
   actions.append(replay, fresh);
+  if (reviewHref) actions.append(el("a", { class: "button", id: "review-btn", href: reviewHref }, t("rv.review_btn")));
   section.append(actions);
 }
