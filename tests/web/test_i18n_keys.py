@@ -21,9 +21,24 @@ PLURAL_FORMS = {"en": {"one", "other"}, "ja": {"other"}}
 Message = str | dict[str, str]
 
 
-def strings(lang: str) -> dict[str, Message]:
-    data = json.loads((WEB_DIR / "assets" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+BUNDLES = ("review",)
+"""A page's own strings, assets/i18n/<name>.<lang>.json, merged by i18n.js `addBundle`."""
+
+
+def _read(name: str) -> dict[str, Message]:
+    data = json.loads((WEB_DIR / "assets" / "i18n" / f"{name}.json").read_text(encoding="utf-8"))
     assert isinstance(data, dict)
+    return data
+
+
+def strings(lang: str) -> dict[str, Message]:
+    """Every string of ``lang``: the main file and each bundle (which adds keys, never
+    replaces one)."""
+    data = _read(lang)
+    for bundle in BUNDLES:
+        extra = _read(f"{bundle}.{lang}")
+        assert not set(extra) & set(data), f"{bundle}.{lang}.json redefines main keys"
+        data = {**data, **extra}
     return data
 
 

@@ -108,10 +108,10 @@ function renderMistakes() {
   for (const s of marked) {
     const li = el("li", { class: `mark-${s.mark}` });
     const text = t("rv.mistake_item", {
-      n: s.index + 1,
+      step: s.index + 1,
       card: cardName(s.card),
       mark: t(`rv.mark.${s.mark}`),
-      loss: s.loss.toFixed(1),
+      n: s.loss.toFixed(1),
     });
     const button = el("button", { type: "button", "data-step": String(s.index + 1) }, text);
     button.addEventListener("click", () => go(s.index + 1));
@@ -177,7 +177,7 @@ function renderGrid(step, n) {
 
 function verdict(step) {
   if (step.chosen[0] === step.best[0] && step.chosen[1] === step.best[1]) return t("rv.verdict_best");
-  const params = { ...where(step.best), loss: step.loss.toFixed(1) };
+  const params = { ...where(step.best), n: step.loss.toFixed(1) };
   return step.mark
     ? t("rv.verdict_loss", { ...params, mark: t(`rv.mark.${step.mark}`) })
     : t("rv.verdict_small", params);
