@@ -87,7 +87,9 @@ class PgFanout:
                         self.connects += 1
                         self.backend_pid = conn.info.backend_pid
                         if failing:
-                            log.warning("online fan-out: listening again")
+                            log.warning(
+                                "online fan-out: listening again (connection %d)", self.connects
+                            )
                         failing = False
                         delay = self.retry_first
                         self.listening.set()
