@@ -1,7 +1,9 @@
 """`cardtable serve [--host 127.0.0.1] [--port 8000] [--data ./data]`: run the site.
 
 The store is the SQLite file under ``--data`` unless ``DATABASE_URL`` names a PostgreSQL
-server. uvicorn serves the app until Ctrl-C.
+server. uvicorn serves the app until Ctrl-C, configured by `cardtable.server.serving`:
+connection cap, request and keep-alive timeouts, proxy headers trusted only from
+``--forwarded-allow-ips``, no ``server`` banner, repeated error logs thinned out.
 """
 
 from __future__ import annotations
@@ -9,6 +11,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 from typing import Any
+
+
+def _rate(text: str) -> float | None:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("a rate is 0 (no limit) or more")
+    return value or None
 
 
 def register(sub: Any) -> None:
@@ -21,6 +30,49 @@ def register(sub: Any) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
     serve.add_argument("--data", type=Path, default=Path("data"), help="data folder (./data)")
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="IPS",
+        help="comma-separated addresses of reverse proxies whose X-Forwarded-For is believed "
+        "(default: none; see docs/reliability.md)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections kept (default: from the file-descriptor limit)",
+    )
+    serve.add_argument(
+        "--request-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a connection has to send a whole request (10)",
+    )
+    serve.add_argument(
+        "--player-rate",
+        type=_rate,
+        default=50.0,
+        metavar="R",
+        help="requests per second per player id, 0 for no limit (50)",
+    )
+    serve.add_argument(
+        "--hint-rate",
+        type=_rate,
+        default=2.0,
+        metavar="R",
+        help="hints per second per player id, 0 for no limit (2)",
+    )
+    serve.add_argument(
+        "--signup-rate",
+        type=_rate,
+        default=1.0,
+        metavar="R",
+        help="new player ids per second per client address, 0 for no limit (1)",
+    )
+    serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
     serve.set_defaults(func=run_serve)
 
 
@@ -28,9 +80,28 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cardtable.server import Settings, create_app
+    from cardtable.server.serving import quiet_logs, uvicorn_config
 
-    settings = Settings(data_dir=args.data)
+    settings = Settings(
+        data_dir=args.data,
+        forwarded_allow_ips=tuple(
+            ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip()
+        ),
+        max_connections=args.max_connections,
+        request_timeout=args.request_timeout,
+        player_rate=args.player_rate,
+        search_rate=args.hint_rate,
+        signup_rate=args.signup_rate,
+    )
     where = "PostgreSQL (DATABASE_URL)" if settings.uses_postgres else str(settings.sqlite_path)
     print(f"cardtable: serving http://{args.host}:{args.port}/ (games saved in {where})")
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
+    config = uvicorn_config(
+        create_app(settings),
+        settings,
+        host=args.host,
+        port=args.port,
+        access_log=not args.no_access_log,
+    )
+    quiet_logs()  # after the config: building it sets up uvicorn's logging
+    uvicorn.Server(config).run()
     return 0

@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # `./data` exists at once; if it cannot be opened now, each request retries (503).
         with contextlib.suppress(errors.ApiError):
             await run_in_threadpool(lambda: runtime.store)
+        runtime.admission.warm()
         await online.start()
         try:
             yield

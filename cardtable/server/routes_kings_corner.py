@@ -45,6 +45,9 @@ from .store import GameRecord, Result, Store
 
 KIND = "kings-corner"
 RESULTS = 20
+SEARCHING = frozenset({"strong"})
+"""Computer strengths whose move is a search (milliseconds to tens of them); the others
+choose in microseconds, cheaper than sending the view to another process."""
 
 log = logging.getLogger("cardtable.server")
 router = APIRouter(prefix="/api/kings-corner", tags=["kings-corner"])
@@ -270,7 +273,13 @@ def computer_step(
     try:
         if table.steps >= MAX_COMPUTER_STEPS:
             raise ValueError("the computer's turn ran too long")
-        chosen = choose_move(table.match.view(seat), strength, table.computer_rng())
+        args = (table.match.view(seat), strength, table.computer_rng())
+        if strength in SEARCHING:
+            # A search: admitted like a hint, run in the search pool (admission.py).
+            with runtime.admission.reserve(record.id, player, rated=False):
+                chosen = runtime.admission.run(choose_move, *args)
+        else:
+            chosen = choose_move(*args)
         table, entries, events = table.played(seat, chosen, computer=True)
     except ValueError as exc:
         # A computer player's mistake must not stall the game: log it and make the move

@@ -153,19 +153,21 @@ def hint(
 ) -> PSHint:
     """Suggest a cell for the current card from what the player can see (SPEC PS-8), with
     the estimated final total for every empty cell. The deal becomes practice."""
+    # A stale version is refused here, before any search (cardtable/server/admission.py).
     record, game = _open(store, game_id, player, body.version)
     if game.is_over:
         raise wrong_phase("the deal is over: there is no card to place")
     view = ENGINE.view(game, SEAT)
     budget = runtime.settings.hint_budget
     budget = INTERACTIVE_BUDGET if budget is None else budget
-    try:
-        # The hint depends on the view alone: the same view always gets the same hint.
-        (row, col), estimates = analyse(view, budget=budget)
-    except ValueError as exc:  # pragma: no cover - the view comes from the engine
-        raise ApiError(409, "wrong_phase", str(exc)) from None
-    game = ps.hinted(game)
-    saved = _save(store, record, game, {"action": "hint", "row": row, "col": col})
+    with runtime.admission.reserve(record.id, player):
+        try:
+            # The hint depends on the view alone: the same view always gets the same hint.
+            (row, col), estimates = runtime.admission.run(analyse, view, budget=budget)
+        except ValueError as exc:  # pragma: no cover - the view comes from the engine
+            raise ApiError(409, "wrong_phase", str(exc)) from None
+        game = ps.hinted(game)
+        saved = _save(store, record, game, {"action": "hint", "row": row, "col": col})
     return PSHint(
         game=render(saved, game),
         hint=CellRef(row=row, col=col),

@@ -10,6 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.concurrency import run_in_threadpool
 
+from .admission import Admission
 from .errors import ApiError, rate_limited
 from .ratelimit import TokenBuckets, retry_after
 from .settings import Settings
@@ -26,6 +27,7 @@ class Runtime:
         self._known: OrderedDict[str, None] = OrderedDict()
         self.player_limit = _buckets(settings.player_rate, settings.player_burst)
         self.signup_limit = _buckets(settings.signup_rate, settings.signup_burst)
+        self.admission = Admission(settings)
 
     def limit(self, buckets: TokenBuckets | None, key: str) -> None:
         """Take one token for ``key``, or answer 429 ``rate_limited`` with Retry-After."""

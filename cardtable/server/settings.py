@@ -41,6 +41,45 @@ class Settings:
     """New player ids per second from one client address, sustained (None: no limit)."""
     signup_burst: int = 120
     """New player ids one client address may create at once (a page makes one)."""
+    search_rate: float | None = 2.0
+    """Hints per second one player id may ask for, sustained (None: no limit); a person asks
+    for at most one per card (docs/reliability.md, "Admission")."""
+    search_burst: int = 20
+    max_searches: int = field(default_factory=lambda: _spare_cpus())
+    """Searches running at once in this process; beyond it a request waits (below) or gets
+    503 ``unavailable``. Default: one fewer than the CPUs (at least 1), so searches never take
+    the CPU the other requests need."""
+    search_queue: int = 8
+    """Searches that may wait for a slot at once; more are refused at once (503)."""
+    search_wait: float = 2.0
+    """Seconds a search waits for a slot before it is refused (503)."""
+    search_processes: int = field(default_factory=lambda: _spare_cpus())
+    """Worker processes that run the searches (0: in the request's own thread)."""
+    max_unfinished_games: int = 20
+    """Unfinished games one player keeps per kind (the current one and the newest replaced
+    ones); older replaced unfinished games are deleted by the retention sweep."""
+    max_finished_games: int = 200
+    """Finished games one player keeps per kind with their state and move log; older ones
+    lose both (their `finishes` row, the result, stays for the score board and history)."""
+    idle_player_days: float | None = 180.0
+    """An anonymous player not seen for this many days is deleted with everything it has
+    (None: never)."""
+    sweep_seconds: float | None = 600.0
+    """How often a process runs the retention sweep (None: never; tests call it directly)."""
+    max_connections: int | None = None
+    """Open connections `cardtable serve` keeps (None: from the file-descriptor limit,
+    `serving.default_max_connections`); beyond it the longest idle one is closed, or the
+    new one gets 503."""
+    request_timeout: float = 10.0
+    """Seconds a connection has to send a whole request (head and body) after it opens or
+    after its previous answer; a slower one is closed."""
+    keep_alive_timeout: int = 5
+    """Seconds an idle keep-alive connection stays open."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Addresses (or networks) of reverse proxies whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed; empty (the default): nobody's, the client address is
+    the connection's peer. ``("*",)`` trusts everyone: only behind a proxy that is the sole
+    way in."""
     online: OnlineSettings = field(default_factory=OnlineSettings)
     """Online Kings Corner tables: grace period, computer pacing, spectators (docs/online.md)."""
     allow_seed_for_tests: bool = False
@@ -55,3 +94,7 @@ class Settings:
     def uses_postgres(self) -> bool:
         url = self.database_url or ""
         return url.startswith(("postgresql://", "postgres://"))
+
+
+def _spare_cpus() -> int:
+    return max(1, (os.cpu_count() or 2) - 1)
