@@ -41,6 +41,7 @@ TABLES = (
     "online_tables",
     "online_presence",
     "reviews",
+    "maintenance",
 )
 KINDS = ("poker-squares", "kings-corner")
 LATEST = m.MIGRATIONS[-1].version

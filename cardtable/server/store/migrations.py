@@ -203,6 +203,19 @@ MIGRATIONS: tuple[Migration, ...] = (
                 PRIMARY KEY (game_id, part))""",
         ),
     ),
+    # Retention (docs/reliability.md, "Retention"): one row per periodic job with the epoch
+    # second it last ran, claimed by compare-and-set so that one process of many runs it;
+    # players by age, for the sweep that expires idle anonymous players.
+    Migration(
+        5,
+        "maintenance claims; players by age",
+        steps=(
+            """CREATE TABLE maintenance (
+                name TEXT PRIMARY KEY,
+                ran_at DOUBLE PRECISION NOT NULL)""",
+            "CREATE INDEX players_by_age ON players (created_at)",
+        ),
+    ),
 )
 
 VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
