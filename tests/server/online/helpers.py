@@ -32,25 +32,25 @@ WAIT = 10.0
 
 
 class Recorder:
-    """Every table the app saves, by (key, version)."""
+    """Every table the app saves, by (key, version). It wraps the online store's save, which
+    returns before the live connections are woken, so a version is known here before any
+    device can be sent it."""
 
     def __init__(self, app: FastAPI) -> None:
-        online = app.state.online
+        store = app.state.online.store
         self.rooms: dict[tuple[str, int], Room] = {}
         self.checked = 0
-        save = online.save
+        save = store.save
 
-        def recording_save(record: RoomRecord, room: Room) -> RoomRecord:
-            saved: RoomRecord = save(record, room)
-            self.rooms[(record.key, saved.version)] = room
+        def recording_save(record: RoomRecord, state: JSON, **kw: Any) -> RoomRecord:
+            saved: RoomRecord = save(record, state, **kw)
+            self.rooms[(record.key, saved.version)] = Room.from_dict(state, saved.version)
             return saved
 
-        online.save = recording_save
+        store.save = recording_save
 
     def hidden(self, key: str, version: int, player: str) -> set[str]:
-        # A version saved without a change (a stale deadline moved on) has its previous state.
-        known = [v for (k, v) in self.rooms if k == key and v <= version]
-        room = self.rooms.get((key, max(known))) if known else None
+        room = self.rooms.get((key, version))
         if room is None or room.game is None:
             return set()
         state = room.game.match.state
@@ -65,6 +65,8 @@ class Recorder:
         if not isinstance(table, dict) or "token" not in table or "version" not in table:
             return
         key = table_key(table["token"])
+        if table["version"] > 1:
+            assert (key, table["version"]) in self.rooms, f"{what}: version never saved"
         hidden = self.hidden(key, table["version"], player)
         named = {("T" + t[2:] if t.startswith("10") else t) for t in TOKEN.findall(text)}
         quoted = {c for c in hidden if f'"{c}"' in text or f'"{c}>' in text}
@@ -140,7 +142,9 @@ class Live:
         return msg
 
     def until(self, test: Callable[[JSON], bool], timeout: float = WAIT) -> JSON:
-        """The first table pushed (from now on) that passes ``test``."""
+        """The last table pushed if it passes ``test``, else the first later one that does."""
+        if self.tables and test(self.tables[-1]):
+            return self.tables[-1]
         end = time.monotonic() + timeout
         while True:
             left = end - time.monotonic()
