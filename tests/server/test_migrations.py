@@ -42,6 +42,10 @@ TABLES = (
     "online_presence",
     "reviews",
     "maintenance",
+    "daily_deals",
+    "daily_entries",
+    "daily_scores",
+    "player_names",
 )
 KINDS = ("poker-squares", "kings-corner")
 LATEST = m.MIGRATIONS[-1].version

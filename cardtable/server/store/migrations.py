@@ -216,6 +216,50 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX players_by_age ON players (created_at)",
         ),
     ),
+    # The daily Poker Squares deal (docs/daily.md): one row per UTC day and point table with
+    # its seed (and, for provably fair shuffles, its commitment); one entry per player, day
+    # and table (the first attempt, with its counted score once settled); the number of
+    # ranked scores per total (the histogram, and a player's rank as a sum over the totals
+    # above theirs); the optional display names.
+    Migration(
+        6,
+        "daily deals, entries, score counts, display names",
+        steps=(
+            """CREATE TABLE daily_deals (
+                day TEXT NOT NULL,
+                variant TEXT NOT NULL,
+                seed BIGINT NOT NULL,
+                commitment TEXT,
+                created_at TEXT NOT NULL,
+                PRIMARY KEY (day, variant))""",
+            """CREATE TABLE daily_entries (
+                day TEXT NOT NULL,
+                variant TEXT NOT NULL,
+                player TEXT NOT NULL,
+                game_id TEXT NOT NULL,
+                eligible INTEGER NOT NULL,
+                status TEXT NOT NULL,
+                ranked INTEGER NOT NULL,
+                total INTEGER,
+                lines TEXT,
+                started_at TEXT NOT NULL,
+                finished_at TEXT,
+                PRIMARY KEY (day, variant, player))""",
+            # The board's top 100 reads this index in order and stops after 100 rows.
+            "CREATE INDEX daily_entries_board ON daily_entries "
+            "(day, variant, ranked, total DESC, finished_at, player)",
+            "CREATE INDEX daily_entries_by_player ON daily_entries (player, day)",
+            """CREATE TABLE daily_scores (
+                day TEXT NOT NULL,
+                variant TEXT NOT NULL,
+                total INTEGER NOT NULL,
+                n INTEGER NOT NULL,
+                PRIMARY KEY (day, variant, total))""",
+            """CREATE TABLE player_names (
+                player TEXT PRIMARY KEY,
+                name TEXT NOT NULL)""",
+        ),
+    ),
 )
 
 VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
