@@ -9,12 +9,15 @@ five rows and five columns each score as a poker hand (American or British point
 Moves and options
 -----------------
 A move is a cell in the notation of `moves` (``"c4"``: column c, row 4). Options:
-``{"table": "american" | "british", "target": "easy" | "normal" | "hard", "replay": bool}``
-(defaults: American, normal, not a replay; a replay of an earlier deal is practice). Undo
+``{"table": "american" | "british", "target": "easy" | "normal" | "hard", "replay": bool,
+"fair": {"seed": hex, "salt": hex}}`` (defaults: American, normal, not a replay, an integer
+seed; a replay of an earlier deal is practice; with ``fair`` the deal comes from that server
+seed by the shuffle of docs/fairness.md and the view carries its ``fairness``). Undo
 takes back the last placement and makes the deal practice.
 
 Hidden information: only the order of the cards still to come (every card after the one on
-show); the spectator sees what the player sees, without moves.
+show) and, until the deal is over, a fair deal's seed and salt (which name that order); the
+spectator sees what the player sees, without moves.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from cardtable.cards import DECK
+from cardtable.fairness import Fair
 from cardtable.interface import JSON, Event
 from cardtable.poker_squares import game as rules
 from cardtable.poker_squares.game import CELLS, Game
@@ -49,11 +53,13 @@ class PokerSquares:
 
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> Game:
         opts = dict(options or {})
+        fair = opts.get("fair")
         return rules.deal(
             opts.get("table", "american"),
             seed,
             target=opts.get("target", "normal"),
             replay=bool(opts.get("replay", False)),
+            fair=None if fair is None else Fair(fair["seed"], fair["salt"]),
         )
 
     def replay(
@@ -109,12 +115,12 @@ class PokerSquares:
 
     def resample(self, state: Game, seat: int, rng: random.Random) -> Game:
         """The same deal up to the card on show; the cards after it are redrawn from the
-        cards the player has not seen. The seed (which would name them) is dropped."""
+        cards the player has not seen. The seeds (which would name them) are dropped."""
         shown = state.placed + (0 if state.is_over else 1)
         seen = set(state.cards[:shown])
         unseen = [c for c in DECK if c not in seen]
         rest = rng.sample(unseen, CELLS - shown)
-        return replace(state, cards=(*state.cards[:shown], *rest), seed=None)
+        return replace(state, cards=(*state.cards[:shown], *rest), seed=None, fair=None)
 
 
 ENGINE = PokerSquares()

@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 from cardtable.cards import Card, CardError, shuffled_deck
+from cardtable.fairness import Fair, FairnessError, fair_deck
 from cardtable.interface import IllegalMove
 from cardtable.poker_squares.hands import (
     TABLES,
@@ -54,6 +55,9 @@ class Game:
     practice: bool = False
     replay: bool = False
     seed: int | None = None
+    fair: Fair | None = None
+    """The server seed and salt of a provably fair deal (docs/fairness.md); None for a deal
+    from an integer seed (tests, older saves): such a deal is not verifiable."""
     _grid: tuple[Card | None, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -127,7 +131,9 @@ class Game:
             "placements": [[c // SIZE, c % SIZE] for c in self.placements],
             "practice": self.practice,
             "replay": self.replay,
-        }
+        } | (
+            {} if self.fair is None else {"fair": {"seed": self.fair.seed, "salt": self.fair.salt}}
+        )
 
     @classmethod
     def from_dict(cls, d: Any) -> Game:
@@ -174,6 +180,7 @@ class Game:
             raise GameError("two placements in the same cell")
         if d["replay"] and not d["practice"]:
             raise GameError("a replayed deal is always practice")
+        fair = _load_fair(d.get("fair"), cards)
         return cls(
             table=table,
             cards=cards,
@@ -182,7 +189,23 @@ class Game:
             practice=d["practice"],
             replay=d["replay"],
             seed=seed,
+            fair=fair,
         )
+
+
+def _load_fair(raw: Any, cards: tuple[Card, ...]) -> Fair | None:
+    """The optional ``fair`` entry (absent in saves from before fair shuffles)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"seed", "salt"}:
+        raise GameError("fair must be an object with seed and salt")
+    try:
+        fair = Fair(raw["seed"], raw["salt"])
+    except FairnessError as exc:
+        raise GameError(f"bad fair seed: {exc}") from None
+    if tuple(fair_deck(fair.seed)[:CELLS]) != cards:
+        raise GameError("the cards are not the ones the fair seed deals")
+    return fair
 
 
 def _check_target(table: str, target: str) -> None:
@@ -191,9 +214,21 @@ def _check_target(table: str, target: str) -> None:
         raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGET_LEVELS)})")
 
 
-def deal(table: str, seed: int, *, target: str = "normal", replay: bool = False) -> Game:
-    """A new deal of 25 cards shuffled from `seed`. A replay is practice from the start."""
+def deal(
+    table: str,
+    seed: int,
+    *,
+    target: str = "normal",
+    replay: bool = False,
+    fair: Fair | None = None,
+) -> Game:
+    """A new deal of 25 cards shuffled from `seed`. A replay is practice from the start.
+    With ``fair`` the cards come from its server seed by the documented shuffle instead
+    (docs/fairness.md) and ``seed`` is not used."""
     _check_target(table, target)
+    if fair is not None:
+        cards = tuple(fair_deck(fair.seed)[:CELLS])
+        return Game(table, cards, target=target, practice=replay, replay=replay, fair=fair)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     cards = tuple(shuffled_deck(random.Random(seed))[:CELLS])
@@ -285,4 +320,4 @@ def view(game: Game, seat: int | None = 0) -> dict[str, Any]:
         ),
         "target": {"level": game.target, "points": game.target_points},
         "target_reached": game.target_reached,
-    }
+    } | ({} if game.fair is None else {"fairness": game.fair.public(game.is_over)})
