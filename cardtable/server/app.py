@@ -21,6 +21,7 @@ from cardtable import __version__
 from . import (
     errors,
     players,
+    retention,
     routes_common,
     routes_daily,
     routes_kings_corner,
@@ -50,7 +51,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         runtime.admission.warm()
         await online.start()
         try:
-            yield
+            async with retention.running(runtime):
+                yield
         finally:
             await online.stop()
             runtime.close()

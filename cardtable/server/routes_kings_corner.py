@@ -18,7 +18,7 @@ from pydantic import TypeAdapter
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import STRENGTHS, choose_move
 
-from . import games
+from . import games, retention
 from .errors import damaged, illegal, invalid, responses, wrong_phase
 from .kc_table import MAX_COMPUTER_STEPS, Entry, Table
 from .models import (
@@ -204,6 +204,7 @@ def new_game(
     table = Table.new(seats, _rules(body), body.rounds, seed)
     entry: dict[str, Any] = {"action": "deal", "seed": seed, "seats": [list(s) for s in seats]}
     record = store.create_game(player, KIND, table.to_dict(), finished=False, log=[entry])
+    store.prune(player, KIND, retention.keep(runtime))
     return _render(record.id, record.version, table, None)
 
 

@@ -18,7 +18,7 @@ from cardtable import poker_squares as ps
 from cardtable.interface import IllegalMove, MoveError
 from cardtable.poker_squares import ENGINE, INTERACTIVE_BUDGET, analyse
 
-from . import games
+from . import games, retention
 from .errors import ApiError, damaged, illegal, invalid, responses, wrong_phase
 from .models import (
     CellEstimate,
@@ -114,6 +114,7 @@ def new_game(
     game = ENGINE.new(seed, options)
     entry = {"action": "deal", "seed": seed, "replay_of": body.replay_of}
     record = store.create_game(player, KIND, ENGINE.to_dict(game), finished=False, log=[entry])
+    store.prune(player, KIND, retention.keep(runtime))
     return render(record, game)
 
 

@@ -4,6 +4,7 @@ player ids known to exist. Request handlers reach it through the dependencies be
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from typing import Annotated
 
@@ -17,6 +18,7 @@ from .settings import Settings
 from .store import Store, StoreError, open_store
 
 _KNOWN_PLAYERS = 100_000
+_KNOWN_SECONDS = 3600.0
 
 
 class Runtime:
@@ -24,7 +26,7 @@ class Runtime:
         self.settings = settings
         self._store: Store | None = None
         self._lock = threading.Lock()
-        self._known: OrderedDict[str, None] = OrderedDict()
+        self._known: OrderedDict[str, float] = OrderedDict()
         self.player_limit = _buckets(settings.player_rate, settings.player_burst)
         self.signup_limit = _buckets(settings.signup_rate, settings.signup_burst)
         self.admission = Admission(settings)
@@ -56,15 +58,18 @@ class Runtime:
 
     def is_known(self, player: str) -> bool:
         with self._lock:
-            if player in self._known:
+            at = self._known.get(player)
+            if at is not None and time.monotonic() - at < _KNOWN_SECONDS:
                 self._known.move_to_end(player)
                 return True
         return False
 
     def remember(self, player: str) -> None:
-        # Players are never deleted, so a remembered id stays valid in every process.
+        # Only players idle for months are deleted (retention.py), so an id checked within
+        # the last hour is still valid in every process.
         with self._lock:
-            self._known[player] = None
+            self._known[player] = time.monotonic()
+            self._known.move_to_end(player)
             if len(self._known) > _KNOWN_PLAYERS:
                 self._known.popitem(last=False)
 

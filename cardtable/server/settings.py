@@ -61,11 +61,14 @@ class Settings:
     max_finished_games: int = 200
     """Finished games one player keeps per kind with their state and move log; older ones
     lose both (their `finishes` row, the result, stays for the score board and history)."""
+    max_finishes: int = 5000
+    """Result rows one player keeps per kind (the newest, plus each best total); older ones
+    are deleted."""
     idle_player_days: float | None = 180.0
     """An anonymous player not seen for this many days is deleted with everything it has
     (None: never)."""
     sweep_seconds: float | None = 600.0
-    """How often a process runs the retention sweep (None: never; tests call it directly)."""
+    """How often the retention sweep runs (one process of many; None: never)."""
     max_connections: int | None = None
     """Open connections `cardtable serve` keeps (None: from the file-descriptor limit,
     `serving.default_max_connections`); beyond it the longest idle one is closed, or the

@@ -77,6 +77,18 @@ class ResultRecord:
     finished_at: str
 
 
+@dataclass(frozen=True)
+class Retention:
+    """What one player keeps per kind of game (docs/reliability.md, "Retention"):
+    ``unfinished`` unfinished games (the current one included), ``finished`` finished games
+    with their state and move log, and ``finishes`` result rows (plus, always, the row
+    holding each best total per variant and practice flag)."""
+
+    unfinished: int
+    finished: int
+    finishes: int
+
+
 class Store(ABC):
     """The small interface the routes use; `SqlStore` implements it for SQLite and PostgreSQL."""
 
@@ -130,6 +142,21 @@ class Store(ABC):
     @abstractmethod
     def move_log(self, game_id: str) -> list[JSON]:
         """Every log entry of a game, oldest first (for replay and analysis)."""
+
+    @abstractmethod
+    def prune(self, player: str, kind: str, keep: Retention) -> int:
+        """Delete what ``player`` has of ``kind`` beyond ``keep`` (games with their move log
+        and reviews; old result rows); the number of rows deleted."""
+
+    @abstractmethod
+    def expire_players(self, idle_since: str, *, limit: int) -> int:
+        """Delete up to ``limit`` players created before ``idle_since`` (ISO-8601 UTC) that
+        have no game saved since, with everything they have; the number deleted."""
+
+    @abstractmethod
+    def claim(self, job: str, every: float, now: float) -> bool:
+        """True if this caller may run ``job`` now (epoch seconds): it last ran at least
+        ``every`` seconds ago, in any process. Claiming records ``now``."""
 
     @abstractmethod
     def close(self) -> None: ...

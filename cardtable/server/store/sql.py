@@ -16,10 +16,11 @@ from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from .base import JSON, GameRecord, Result, ResultRecord, StaleVersion, Store, Tx
+from .base import JSON, GameRecord, Result, ResultRecord, Retention, StaleVersion, Store, Tx
 from .migrations import Dialect, migrate
 
 _GAME_COLUMNS = "id, player, kind, version, state, finished, current, created_at, updated_at"
+_BATCH = 500  # rows one pruning statement handles; each new game adds at most one
 
 
 def now() -> str:
@@ -224,3 +225,106 @@ class SqlStore(Store):
             (player, kind),
         )
         return {(r[0], bool(r[1])): int(r[2]) for r in rows}
+
+    # -- retention (docs/reliability.md, "Retention") ----------------------------------
+    def prune(self, player: str, kind: str, keep: Retention) -> int:
+        with self.transaction() as tx:
+            old = [
+                r[0]
+                for r in self._run(
+                    tx,
+                    "SELECT id FROM games WHERE player = ? AND kind = ? AND finished = 0 "
+                    "AND current = 0 ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+                    (player, kind, _BATCH, max(0, keep.unfinished - 1)),
+                ).fetchall()
+            ]
+            old += [
+                r[0]
+                for r in self._run(
+                    tx,
+                    "SELECT id FROM games WHERE player = ? AND kind = ? AND finished = 1 "
+                    "ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
+                    (player, kind, _BATCH, keep.finished),
+                ).fetchall()
+            ]
+            deleted = self._delete_games(tx, old)
+            rows = self._run(
+                tx,
+                "SELECT game_id, n FROM finishes WHERE player = ? AND kind = ? "
+                "ORDER BY finished_at DESC, game_id, n DESC LIMIT ? OFFSET ?",
+                (player, kind, _BATCH, keep.finishes),
+            ).fetchall()
+            if rows:
+                keepers = self._best_rows(tx, player, kind)
+                for game_id, n in rows:
+                    if (game_id, n) in keepers:
+                        continue  # the first finish with a best total stays (score board)
+                    self._run(tx, "DELETE FROM finishes WHERE game_id = ? AND n = ?", (game_id, n))
+                    deleted += 1
+        return deleted
+
+    def _best_rows(self, tx: Tx, player: str, kind: str) -> set[tuple[str, int]]:
+        """The first finish reaching each best total per (variant, practice)."""
+        keepers: set[tuple[str, int]] = set()
+        best = self._run(
+            tx,
+            "SELECT variant, practice, MAX(total) FROM finishes WHERE player = ? AND kind = ? "
+            "AND total IS NOT NULL GROUP BY variant, practice",
+            (player, kind),
+        ).fetchall()
+        for variant, practice, total in best:
+            row = self._run(
+                tx,
+                "SELECT game_id, n FROM finishes WHERE player = ? AND kind = ? AND variant = ? "
+                "AND practice = ? AND total = ? ORDER BY finished_at, game_id, n LIMIT 1",
+                (player, kind, variant, practice, total),
+            ).fetchone()
+            keepers.add((row[0], int(row[1])))
+        return keepers
+
+    def _delete_games(self, tx: Tx, ids: Sequence[str]) -> int:
+        for start in range(0, len(ids), 100):
+            chunk = list(ids[start : start + 100])
+            marks = ", ".join("?" * len(chunk))
+            for table, column in (("moves", "game_id"), ("reviews", "game_id"), ("games", "id")):
+                self._run(tx, f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
+        return len(ids)
+
+    def expire_players(self, idle_since: str, *, limit: int) -> int:
+        with self.transaction() as tx:
+            players = [
+                r[0]
+                for r in self._run(
+                    tx,
+                    "SELECT id FROM players WHERE created_at < ? AND NOT EXISTS "
+                    "(SELECT 1 FROM games WHERE games.player = players.id "
+                    "AND games.updated_at >= ?) ORDER BY created_at LIMIT ?",
+                    (idle_since, idle_since, limit),
+                ).fetchall()
+            ]
+            for player in players:
+                ids = [
+                    r[0]
+                    for r in self._run(
+                        tx, "SELECT id FROM games WHERE player = ?", (player,)
+                    ).fetchall()
+                ]
+                self._delete_games(tx, ids)
+                self._run(tx, "DELETE FROM finishes WHERE player = ?", (player,))
+                self._run(tx, "DELETE FROM players WHERE id = ?", (player,))
+        return len(players)
+
+    def claim(self, job: str, every: float, now: float) -> bool:
+        with self.transaction() as tx:
+            self._run(
+                tx,
+                "INSERT INTO maintenance (name, ran_at) VALUES (?, ?) "
+                "ON CONFLICT (name) DO NOTHING",
+                (job, 0.0),
+            )
+            claimed = self._run(
+                tx,
+                "UPDATE maintenance SET ran_at = ? WHERE name = ? AND ran_at <= ?",
+                (now, job, now - every),
+            ).rowcount
+        return claimed == 1
