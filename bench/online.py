@@ -486,9 +486,15 @@ async def run_setup(
             # Two processes: the host and the second friend on one, the first friend on the
             # other, alternating by table, so each move has local and cross-process watchers.
             server = servers[(ti + (k == 1)) % len(servers)]
-            transport = httpx.AsyncHTTPTransport(local_address=address(i), retries=0)
+            transport = httpx.AsyncHTTPTransport(
+                local_address=address(i), retries=0, limits=httpx.Limits(keepalive_expiry=3.0)
+            )
+            # Idle keep-alive connections are dropped before the server's 5 s keep-alive
+            # ends (as browsers do), so a request never races the server's close.
             http = httpx.AsyncClient(
-                base_url=server.base, transport=transport, timeout=httpx.Timeout(30.0)
+                base_url=server.base,
+                transport=transport,
+                timeout=httpx.Timeout(30.0),
             )
             devices.append(Device(i, server, address(i), http))
         tables.append(Table(ti, devices))
@@ -549,6 +555,8 @@ async def bounded_setup(deadline: float, *args: Any) -> dict[str, Any]:
         return await asyncio.wait_for(run_setup(*args), deadline)
     except TimeoutError:
         return {"setup": args[0], "errors": {f"did not finish within {deadline:.0f} s": 1}}
+    except Exception as exc:  # a setup that broke is a result too
+        return {"setup": args[0], "errors": {f"{type(exc).__name__}: {exc}": 1}}
 
 
 def sqlite_run(args: argparse.Namespace, root: Path) -> dict[str, Any]:

@@ -1,0 +1,47 @@
+"""Two real `cardtable serve` processes on 127.0.0.1 sharing one throwaway PostgreSQL schema
+(tests/support: `postgres_url`, `fresh_schema`, `ServeProcess`), started once per test module
+and stopped after it; each answers /healthz before a test runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.postgres import fresh_schema
+from tests.support.serve_process import ServeProcess
+
+
+@dataclass
+class Cluster:
+    url: str
+    """The PostgreSQL URL both processes use (its own schema)."""
+    a: ServeProcess
+    b: ServeProcess
+
+    def http(self, process: ServeProcess) -> httpx.Client:
+        return httpx.Client(base_url=process.base, timeout=10)
+
+    def logs(self) -> str:
+        return self.a.output() + self.b.output()
+
+
+@pytest.fixture(scope="module")
+def cluster(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    root: Path = tmp_path_factory.mktemp("online-multi")
+    with fresh_schema(postgres_url) as url:
+        a = ServeProcess(root / "a", root / "a.log", url)
+        b = ServeProcess(root / "b", root / "b.log", url)
+        try:
+            # Side by side: each spends seconds importing the site.
+            with ThreadPoolExecutor(2) as pool:
+                for started in [pool.submit(p.start, 90) for p in (a, b)]:
+                    started.result()
+            yield Cluster(url, a, b)
+        finally:
+            a.stop()
+            b.stop()
