@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardtable.cards import Card, shuffled_deck
+from cardtable.fairness import Fair, fair_order
 
 from ._tables import KING, KING_CORNER_ORDER
 from .engine import begin_turn
@@ -30,8 +31,14 @@ from .state import State
 HAND_SIZE = 7
 
 
-def deal(players: int, rules: Rules, seed: int, *, first: int | None = None) -> State:
+def deal(
+    players: int, rules: Rules, seed: int, *, first: int | None = None, fair: Fair | None = None
+) -> State:
     """A fresh round: 7 cards each, four centre cards N E S W, the rest as stock (KC-1).
+
+    With ``fair`` the deck comes from its server seed by the shuffle of docs/fairness.md
+    (seat 0 gets the first 7 cards, seat 1 the next 7, ..., then N E S W, then the stock,
+    top first); ``seed`` then only draws the first player when ``first`` is not given.
 
     The first player is drawn from ``seed`` unless ``first`` is given (a match rotates it).
     Under draw-first the first player's draw is already done (KC-13); under dealt Kings to
@@ -42,7 +49,7 @@ def deal(players: int, rules: Rules, seed: int, *, first: int | None = None) -> 
     if not isinstance(rules, Rules):
         raise StateError(f"rules must be a Rules value, got {rules!r}")
     rng = random.Random(seed)
-    deck = [c.index for c in shuffled_deck(rng)]
+    deck = fair_order(fair.seed) if fair is not None else [c.index for c in shuffled_deck(rng)]
     if first is None:
         first = rng.randrange(players)
     elif not 0 <= first < players:

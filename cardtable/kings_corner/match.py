@@ -2,7 +2,10 @@
 KC-22). Immutable: `play`, `undo` and `next_round` return new matches.
 
 Round k (0-based) is dealt from a seed derived from the match seed, and its first seat is
-``(first + k) % players`` where ``first`` is drawn from the match seed (KC-2).
+``(first + k) % players`` where ``first`` is drawn from the match seed (KC-2). A match
+with a fair seed (docs/fairness.md) deals round k+1 from `fairness.round_fair` of it instead,
+and its view carries the round's ``fairness``: the commitment, and the seed and salt once
+the round is over.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
+from cardtable.fairness import Fair, FairnessError, check_seed, round_fair
 from cardtable.interface import Event
 
 from . import engine
@@ -50,15 +54,23 @@ class Match:
     of every finished round (the current one included once it is over) and
     ``round_results`` the same rounds as `RoundResult` records."""
 
-    __slots__ = ("_past", "_players", "_rounds", "_rules", "_seed", "_state")
+    __slots__ = ("_fair", "_past", "_players", "_rounds", "_rules", "_seed", "_state")
 
-    def __init__(self, players: int, rules: Rules, rounds: int, seed: int) -> None:
+    def __init__(
+        self, players: int, rules: Rules, rounds: int, seed: int, fair_seed: str | None = None
+    ) -> None:
         if rounds not in ROUNDS:
             raise MatchError(f"a match has 1, 3 or 5 rounds, got {rounds!r}")
         if not isinstance(players, int) or not 2 <= players <= 4:
             raise MatchError(f"Kings Corner needs 2-4 players, got {players!r}")
         if not isinstance(seed, int):
             raise MatchError(f"seed must be an integer, got {seed!r}")
+        if fair_seed is not None:
+            try:
+                check_seed(fair_seed)
+            except FairnessError as e:
+                raise MatchError(f"fair_seed: {e}") from None
+        self._fair = fair_seed
         self._players = players
         self._rules = rules
         self._rounds = rounds
@@ -70,10 +82,19 @@ class Match:
         rng = random.Random(self._seed)
         first = rng.randrange(self._players)
         seeds = [rng.getrandbits(63) for _ in range(self._rounds)]
-        return deal(self._players, self._rules, seeds[k], first=(first + k) % self._players)
+        fair = None if self._fair is None else round_fair(self._fair, k + 1)
+        return deal(
+            self._players, self._rules, seeds[k], first=(first + k) % self._players, fair=fair
+        )
+
+    @property
+    def round_fair(self) -> Fair | None:
+        """The current round's fair seed and salt; None for a match from an integer seed."""
+        return None if self._fair is None else round_fair(self._fair, self.round)
 
     def _with(self, past: tuple[RoundResult, ...], state: State) -> Match:
         m = object.__new__(Match)
+        m._fair = self._fair
         m._players, m._rules, m._rounds, m._seed = (
             self._players,
             self._rules,
@@ -157,6 +178,9 @@ class Match:
             match_over=self.is_over,
             match_winners=None if self.winners is None else list(self.winners),
         )
+        fair = self.round_fair
+        if fair is not None:
+            v["fairness"] = fair.public(self._state.is_over) | {"round": self.round}
         return v
 
     def to_dict(self) -> dict[str, Any]:
@@ -168,14 +192,21 @@ class Match:
             "seed": self._seed,
             "results": [r.to_dict() for r in self._past],
             "state": self._state.to_dict(),
-        }
+        } | ({} if self._fair is None else {"fair_seed": self._fair})
 
     @classmethod
     def from_dict(cls, d: Any) -> Match:
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise MatchError(f"not a saved match (expected format {FORMAT!r})")
         try:
-            m = cls(d["players"], Rules.from_dict(d["rules"]), d["rounds"], d["seed"])
+            # "fair_seed" is absent from matches saved before fair shuffles (not verifiable).
+            m = cls(
+                d["players"],
+                Rules.from_dict(d["rules"]),
+                d["rounds"],
+                d["seed"],
+                d.get("fair_seed"),
+            )
             state = State.from_dict(d["state"])
         except (KeyError, RulesError, StateError) as e:
             raise MatchError(f"saved match does not load: {e}") from None
@@ -193,9 +224,18 @@ class Match:
             self._rules,
             self._rounds,
             self._seed,
+            self._fair,
             self._past,
             self._state,
-        ) == (other._players, other._rules, other._rounds, other._seed, other._past, other._state)
+        ) == (
+            other._players,
+            other._rules,
+            other._rounds,
+            other._seed,
+            other._fair,
+            other._past,
+            other._state,
+        )
 
     def __hash__(self) -> int:
         return hash((self._seed, self._past, self._state))
