@@ -54,7 +54,7 @@ def _answer(state: tuple[str, int, int, dict[str, object] | None]) -> PSReviewSt
     )
 
 
-@router.post("/poker-squares/{game_id}", response_model=PSReviewStatus, responses=_RESPONSES)
+@router.post("/poker-squares/{game_id}/start", response_model=PSReviewStatus, responses=_RESPONSES)
 def start_poker_squares(
     game_id: str, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
 ) -> PSReviewStatus:

@@ -166,7 +166,7 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
         ("/api/kings-corner/games/{game_id}/next-round", "post"),
         ("/api/kings-corner/results", "get"),
         ("/api/review/poker-squares/{game_id}", "get"),
-        ("/api/review/poker-squares/{game_id}", "post"),
+        ("/api/review/poker-squares/{game_id}/start", "post"),
         ("/api/review/kings-corner/{game_id}/rounds/{number}", "get"),
     }
     assert paths == expected

@@ -50,7 +50,7 @@ def wait_done(api: Api, game_id: str) -> Any:
             return answer
         assert answer["state"] in ("running", "waiting"), answer
         if answer["state"] == "waiting":
-            api.post(f"{PS}/{game_id}")
+            api.post(f"{PS}/{game_id}/start")
         time.sleep(0.05)
     raise AssertionError(f"the review did not finish: {seen[-3:]}")
 
@@ -58,14 +58,14 @@ def wait_done(api: Api, game_id: str) -> Any:
 def test_a_deal_in_progress_is_never_reviewed(api: Api, other: Api) -> None:
     game = api.ps_new()
     game = api.ps(game, "moves", row=0, col=0)
-    for method in ("get", "post"):
-        answer = getattr(api, method)(f"{PS}/{game['id']}", status=409)
+    for method, path in (("get", ""), ("post", "/start")):
+        answer = getattr(api, method)(f"{PS}/{game['id']}{path}", status=409)
         assert answer["code"] == "wrong_phase" and "in progress" in answer["message"]
         assert set(answer) == {"code", "message"}
     # Someone else's deal does not exist for the caller, finished or not.
     done = finished_deal(api)
     for game_id in (game["id"], done["id"]):
-        assert other.post(f"{PS}/{game_id}", status=404)["code"] == "not_found"
+        assert other.post(f"{PS}/{game_id}/start", status=404)["code"] == "not_found"
         assert other.get(f"{PS}/{game_id}", status=404)["code"] == "not_found"
     assert api.get(f"{PS}/no-such-game", status=404)["code"] == "not_found"
 
@@ -79,7 +79,7 @@ def test_review_is_computed_stored_and_shown_again(api: Api, table: str) -> None
         "total": 50,
         "review": None,
     }
-    first = api.post(f"{PS}/{game['id']}")
+    first = api.post(f"{PS}/{game['id']}/start")
     assert first["state"] in ("running", "done") and first["total"] == 50
     review = wait_done(api, game["id"])["review"]
     view = game["view"]
@@ -98,13 +98,13 @@ def test_review_is_computed_stored_and_shown_again(api: Api, table: str) -> None
         assert step["index"] == i and step["chosen"] == [i // 5, i % 5]
         assert len(step["estimates"]) == 25 - i
     # Stored: asked again (POST or GET), it is there at once and unchanged.
-    again = api.post(f"{PS}/{game['id']}")
+    again = api.post(f"{PS}/{game['id']}/start")
     assert again["state"] == "done" and again["review"] == review
 
 
 def test_another_process_sees_the_stored_progress_and_review(api: Api, settings: Settings) -> None:
     game = finished_deal(api)
-    api.post(f"{PS}/{game['id']}")
+    api.post(f"{PS}/{game['id']}/start")
     review = wait_done(api, game["id"])["review"]
     with TestClient(create_app(settings)) as second:
         elsewhere = Api(second, api.player_id)
@@ -124,7 +124,7 @@ def test_a_review_whose_process_stopped_is_taken_over(api: Api) -> None:
         game["id"], review_jobs.PART, owner="gone", done=7, at=time.time() - 60, lease=0
     )
     assert api.get(f"{PS}/{game['id']}")["state"] == "waiting"
-    assert api.post(f"{PS}/{game['id']}")["state"] in ("running", "done")
+    assert api.post(f"{PS}/{game['id']}/start")["state"] in ("running", "done")
     assert wait_done(api, game["id"])["review"]["total"] == game["view"]["total"]
     # The stopped owner can no longer write.
     assert not reviews.progress(
@@ -156,7 +156,7 @@ def test_review_on_postgresql(pg_settings: Settings) -> None:
     with TestClient(create_app(pg_settings)) as client:
         api = Api.new_player(client)
         game = finished_deal(api, table="british")
-        assert api.post(f"{PS}/{game['id']}")["state"] in ("running", "done")
+        assert api.post(f"{PS}/{game['id']}/start")["state"] in ("running", "done")
         assert wait_done(api, game["id"])["review"]["total"] == game["view"]["total"]
         reviews = ReviewStore(client.app.state.runtime.store)  # type: ignore[attr-defined]
         args: dict[str, Any] = {"version": 1, "budget": 4, "total": 50, "lease": 30}

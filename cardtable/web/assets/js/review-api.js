@@ -30,7 +30,7 @@ async function call(method, path) {
 const PS = "/api/review/poker-squares";
 
 export const reviewApi = {
-  startPokerSquares: (id) => call("POST", `${PS}/${encodeURIComponent(id)}`),
+  startPokerSquares: (id) => call("POST", `${PS}/${encodeURIComponent(id)}/start`),
   pokerSquares: (id) => call("GET", `${PS}/${encodeURIComponent(id)}`),
   kingsCornerRound: (id, round) =>
     call("GET", `/api/review/kings-corner/${encodeURIComponent(id)}/rounds/${encodeURIComponent(round)}`),
