@@ -51,3 +51,23 @@ _.resample
 # was saved (docs/reliability.md). Both are the store's interface, not dead ends.
 _.updated_at
 _.move_log
+# Daily deal and statistics answers (cardtable/server/routes_daily.py, routes_stats.py):
+# response-model fields filled by keyword, read by the JSON encoder; `set_commitment` is the
+# hook that provably fair shuffles fill (docs/daily.md).
+_.histogram
+_.starts_at
+_.ends_at
+_.seconds_left
+_.board
+_.previous_days
+_.counted
+_.target_hits
+_.distribution
+_.unassisted
+_.matches_won
+_.mean_penalty
+_.by_opponent
+_.by_rule_set
+_.replayable
+_.set_commitment
+_.me

@@ -1,7 +1,302 @@
-"""The daily Poker Squares deal and its leaderboard (docs/daily.md)."""
+"""The daily Poker Squares deal and its leaderboard (docs/daily.md).
+
+One deal per UTC day and point table, the same for everyone: its seed is drawn once and kept
+in `daily_deals`. ``POST /api/daily/{table}/play`` deals it as an ordinary Poker Squares game
+(played with the usual move routes); the player's first attempt of the day is their entry,
+any later one is a practice replay. An entry is settled when the player next reads the daily
+(`settle`): counted if the deal was finished unassisted, and on the board if the player id
+was created before the day began.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import re
+import unicodedata
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, Field
+
+from cardtable.poker_squares import ENGINE
+
+from . import retention
+from .daily_store import DailyStore, Entry, Settled
+from .errors import damaged, invalid, not_found, responses
+from .models import PSGame
+from .players import PlayerDep
+from .routes_poker_squares import KIND, render
+from .runtime import RuntimeDep, StoreDep
+from .stats_store import StatsStore
+from .store import Store
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
+
+Table = Literal["american", "british"]
+TABLES: tuple[Table, ...] = ("american", "british")
+TARGET = "normal"
+PREVIOUS_DAYS = 30
+SETTLE_BATCH = 100
+NAME_MAX = 24
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+# -- the clock (tests set ``app.state.daily_clock``) ---------------------------------------
+def clock(request: Request) -> datetime:
+    """Now, in UTC: ``app.state.daily_clock()`` when a test injected one."""
+    injected = getattr(request.app.state, "daily_clock", None)
+    return injected() if injected is not None else datetime.now(UTC)
+
+
+def day_of(moment: datetime) -> str:
+    return moment.astimezone(UTC).date().isoformat()
+
+
+def day_start(day: str) -> datetime:
+    return datetime.combine(date.fromisoformat(day), time(), tzinfo=UTC)
+
+
+# -- answers -----------------------------------------------------------------------------
+class DailyRow(BaseModel):
+    rank: int
+    name: str | None = Field(description="The display name, or null: anonymous.")
+    total: int
+    mine: bool
+
+
+class DailyBar(BaseModel):
+    total: int
+    players: int
+
+
+class DailyBoard(BaseModel):
+    players: int = Field(description="Entries on the board (ranked players) that day.")
+    top: list[DailyRow]
+    histogram: list[DailyBar] = Field(description="Players per total, lowest total first.")
+
+
+class DailyMe(BaseModel):
+    status: Literal["open", "counted", "practice", "lost"]
+    game_id: str
+    total: int | None
+    lines: list[str | None] | None = Field(description="Hand of each line: rows, then columns.")
+    eligible: bool = Field(description="The player id was created before the day began.")
+    ranked: bool
+    rank: int | None
+    percentile: float | None = Field(
+        description="Share of ranked players who scored at most as much, in percent."
+    )
+
+
+class Streak(BaseModel):
+    current: int
+    best: int
+
+
+class DailyDay(BaseModel):
+    day: str
+    table: Table
+    today: bool
+    starts_at: str
+    ends_at: str
+    seconds_left: int = Field(description="Seconds until the next daily deal (0 for past days).")
+    commitment: str | None = Field(
+        description="The day's seed commitment (provably fair shuffles, docs/fairness.md)."
+    )
+    me: DailyMe | None
+    board: DailyBoard
+    streak: Streak
+    display_name: str | None
+    previous_days: list[str]
+
+
+class DailyPlay(BaseModel):
+    day: str
+    counted: bool = Field(description="True for the day's first attempt; false: practice.")
+    game: PSGame
+
+
+class DisplayName(BaseModel):
+    name: str | None = Field(
+        default=None, description="1-24 characters after NFKC normalisation; null: anonymous."
+    )
+
+
+# -- settling ------------------------------------------------------------------------------
+def settle(store: Store, player: str) -> None:
+    """Settle the player's open entries whose game has ended (or was replaced)."""
+    for entry in DailyStore(store).open_entries(player):
+        _settle(store, player, entry)
+
+
+def settle_day(store: Store, day: str, variant: str) -> None:
+    """Settle the day's open entries whose deal is finished, at most `SETTLE_BATCH` (the
+    players who finished but have not read the daily since)."""
+    daily = DailyStore(store)
+    for player in daily.finished_open(day, variant, SETTLE_BATCH):
+        entry = daily.entry(player, day, variant)
+        if entry is not None and entry.status == "open":
+            _settle(store, player, entry)
+
+
+def _settle(store: Store, player: str, entry: Entry) -> None:
+    daily = DailyStore(store)
+    record = store.load_game(entry.game_id, player)
+    if record is not None and not record.finished:
+        if not record.current:
+            daily.close(player, entry, None)
+        return
+    first = StatsStore(store).first_finish(entry.game_id, player)
+    if first is None or first.total is None:
+        daily.close(player, entry, None)
+        return
+    lines: list[str | None] = [None] * 10
+    if record is not None:
+        try:
+            game = ENGINE.from_dict(record.state)
+            lines = [None if h is None else h.key for h in game.line_hands]
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            pass
+    daily.close(player, entry, Settled(first.total, lines, first.practice, first.finished_at))
+
+
+def streak(days: list[str], today: str) -> Streak:
+    """Consecutive days with a counted daily: the run ending today (or yesterday, while
+    today's is still to play) and the longest."""
+    ordered = sorted({date.fromisoformat(d) for d in days})
+    best = run = 0
+    previous: date | None = None
+    for d in ordered:
+        run = run + 1 if previous is not None and d - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = d
+    current = 0
+    if ordered and (date.fromisoformat(today) - ordered[-1]).days <= 1:
+        current = run
+    return Streak(current=current, best=best)
+
+
+def _me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
+    if entry is None or entry.status == "creating":
+        return None
+    rank = percentile = None
+    if entry.ranked and entry.total is not None:
+        rank, players, at_or_below = daily.rank(entry.day, entry.variant, entry.total)
+        percentile = round(100 * at_or_below / players, 1) if players else None
+    return DailyMe(
+        status=entry.status,  # type: ignore[arg-type]
+        game_id=entry.game_id,
+        total=entry.total,
+        lines=entry.lines,
+        eligible=entry.eligible,
+        ranked=entry.ranked,
+        rank=rank,
+        percentile=percentile,
+    )
+
+
+# -- routes ---------------------------------------------------------------------------------
+@router.get("/{table}", response_model=DailyDay, responses=responses(401, 404, 422))
+def daily(
+    table: Table,
+    player: PlayerDep,
+    store: StoreDep,
+    request: Request,
+    day: Annotated[str | None, Query(description="YYYY-MM-DD (UTC); today by default.")] = None,
+) -> DailyDay:
+    """The day's deal at ``table``: the player's entry, rank and streak, the top 100, the
+    histogram of every ranked total and the earlier days."""
+    now = clock(request)
+    today = day_of(now)
+    if day is None:
+        day = today
+    elif not _DAY.fullmatch(day):
+        raise invalid("day: YYYY-MM-DD")
+    try:
+        start = day_start(day)
+    except ValueError:
+        raise invalid("day: YYYY-MM-DD") from None
+    if day > today:
+        raise not_found("day")
+    settle(store, player)
+    settle_day(store, day, table)
+    daily_store = DailyStore(store)
+    deal = daily_store.deal(day, table) if day == today else None
+    end = start + timedelta(days=1)
+    counts = daily_store.counts(day, table)
+    return DailyDay(
+        day=day,
+        table=table,
+        today=day == today,
+        starts_at=start.isoformat(),
+        ends_at=end.isoformat(),
+        seconds_left=max(0, int((end - now).total_seconds())) if day == today else 0,
+        commitment=None if deal is None else deal.commitment,
+        me=_me(daily_store, daily_store.entry(player, day, table)),
+        board=DailyBoard(
+            players=sum(n for _, n in counts),
+            top=[
+                DailyRow(rank=r.rank, name=r.name, total=r.total, mine=r.mine)
+                for r in daily_store.top(day, table, player)
+            ],
+            histogram=[DailyBar(total=t, players=n) for t, n in counts],
+        ),
+        streak=streak(daily_store.counted_days(player), today),
+        display_name=daily_store.name(player),
+        previous_days=daily_store.days(table, today, PREVIOUS_DAYS),
+    )
+
+
+@router.post(
+    "/{table}/play", status_code=201, response_model=DailyPlay, responses=responses(401, 422)
+)
+def play(
+    table: Table, player: PlayerDep, store: StoreDep, runtime: RuntimeDep, request: Request
+) -> DailyPlay:
+    """Deal today's deal: the first attempt (counted if played unassisted), the same attempt
+    again while it is unfinished, or a practice replay after it."""
+    now = clock(request)
+    today = day_of(now)
+    daily_store = DailyStore(store)
+    deal = daily_store.deal(today, table)
+    settle(store, player)
+    entry = daily_store.entry(player, today, table)
+    if entry is not None and entry.status == "open":
+        record = store.load_game(entry.game_id, player)
+        if record is not None and record.current and not record.finished:
+            return DailyPlay(day=today, counted=True, game=render(record))
+    first = entry is None and daily_store.claim(
+        player, today, table, _created_before(store, player, day_start(today))
+    )
+    game = ENGINE.new(deal.seed, {"table": table, "target": TARGET, "replay": not first})
+    log = [{"action": "deal", "daily": today, "replay_of": None}]
+    record = store.create_game(player, KIND, ENGINE.to_dict(game), finished=False, log=log)
+    if first:
+        daily_store.attach(player, today, table, record.id)
+    store.prune(player, KIND, retention.keep(runtime))
+    return DailyPlay(day=today, counted=first, game=render(record, game))
+
+
+def _created_before(store: Store, player: str, moment: datetime) -> bool:
+    created = StatsStore(store).created_at(player)
+    if created is None:  # pragma: no cover - the player was just checked
+        return False
+    try:
+        return datetime.fromisoformat(created) < moment
+    except ValueError:
+        raise damaged("player") from None
+
+
+@router.put("/name", response_model=DisplayName, responses=responses(401, 422))
+def set_name(body: DisplayName, player: PlayerDep, store: StoreDep) -> DisplayName:
+    """Set (or, with null or an empty text, clear) the display name on the boards."""
+    name = None
+    if body.name is not None:
+        name = unicodedata.normalize("NFKC", body.name).strip()
+        if len(name) > NAME_MAX:
+            raise invalid(f"name: at most {NAME_MAX} characters after NFKC normalisation")
+        if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
+            raise invalid("name: control or unassigned characters")
+        name = name or None
+    DailyStore(store).set_name(player, name)
+    return DisplayName(name=name)

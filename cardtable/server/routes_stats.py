@@ -1,7 +1,248 @@
-"""A player's statistics, history, export and deletion (docs/api.md)."""
+"""A player's statistics and history for both games, and their data: export and delete
+(docs/api.md, "Statistics, history and your data").
+
+Everything is computed from what the store keeps (docs/reliability.md, "Retention"): the
+result rows for counts, totals and results; the newest finished games' states for what only
+a state holds (the hands of a Poker Squares deal; the rule set and the round winners of a
+Kings Corner match). A match whose state is no longer kept counts under rule set
+``unknown`` and adds no rounds won.
+"""
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
+from typing import Any, Literal
+
 from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from cardtable.poker_squares import ENGINE
+from cardtable.poker_squares.hands import Hand
+
+from . import routes_kings_corner as kc_routes
+from . import routes_poker_squares as ps_routes
+from .daily_store import DailyStore
+from .errors import responses
+from .kc_table import Table as KCTable
+from .kc_table import TableError
+from .players import PlayerDep
+from .routes_daily import settle
+from .runtime import StoreDep
+from .stats_store import StatsStore
 
 router = APIRouter(prefix="/api/stats", tags=["stats"])
+HISTORY = 100
+STRENGTH_ORDER = ("easy", "normal", "strong")
+
+
+class Bar(BaseModel):
+    total: int
+    deals: int
+
+
+class PSGroup(BaseModel):
+    deals: int
+    mean: float | None
+    best: int | None
+    target_hits: int = Field(description="Deals that reached their target.")
+    distribution: list[Bar] = Field(description="Deals per total, lowest total first.")
+    hands: dict[str, int] = Field(
+        description="Lines made per hand category, over the finished deals still kept."
+    )
+
+
+class PSTable(BaseModel):
+    unassisted: PSGroup
+    practice: PSGroup
+
+
+class KCGroup(BaseModel):
+    matches: int
+    matches_won: int
+    rounds: int
+    rounds_won: int
+    mean_penalty: float | None = Field(description="The player's mean penalty per round.")
+
+
+class KCStats(BaseModel):
+    all: KCGroup
+    by_opponent: dict[str, KCGroup] = Field(
+        description="By the strongest computer at the table (`people`: no computer)."
+    )
+    by_rule_set: dict[str, KCGroup]
+
+
+class Stats(BaseModel):
+    poker_squares: dict[str, PSTable]
+    kings_corner: KCStats
+
+
+class HistoryItem(BaseModel):
+    game: Literal["poker-squares", "kings-corner"]
+    id: str
+    finished_at: str
+    variant: str
+    total: int | None = Field(description="Poker Squares: the score.")
+    practice: bool
+    daily: str | None = Field(description="Poker Squares: the day, for a daily entry.")
+    won: bool | None = Field(description="Kings Corner: the match was won.")
+    penalty: int | None = Field(description="Kings Corner: the player's penalty total.")
+    replayable: bool = Field(description="A Poker Squares deal that can be replayed.")
+
+
+class History(BaseModel):
+    items: list[HistoryItem]
+
+
+# -- Poker Squares -----------------------------------------------------------------------------
+def _ps_group(totals: list[int], hits: int, hands: Counter[str]) -> PSGroup:
+    counts = Counter(totals)
+    return PSGroup(
+        deals=len(totals),
+        mean=round(sum(totals) / len(totals), 2) if totals else None,
+        best=max(totals) if totals else None,
+        target_hits=hits,
+        distribution=[Bar(total=t, deals=n) for t, n in sorted(counts.items())],
+        hands={h.key: hands.get(h.key, 0) for h in Hand},
+    )
+
+
+def _ps(stats: StatsStore, player: str) -> dict[str, PSTable]:
+    totals: dict[tuple[str, bool], list[int]] = defaultdict(list)
+    hits: Counter[tuple[str, bool]] = Counter()
+    for f in stats.finishes(player, ps_routes.KIND):
+        if f.total is None:
+            continue
+        totals[(f.variant, f.practice)].append(f.total)
+        hits[(f.variant, f.practice)] += bool(f.summary.get("target_reached"))
+    hands: dict[tuple[str, bool], Counter[str]] = defaultdict(Counter)
+    for state in stats.finished_states(player, ps_routes.KIND).values():
+        try:
+            game = ENGINE.from_dict(state)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            continue
+        hands[(game.table, game.practice)].update(h.key for h in game.line_hands if h is not None)
+
+    def group(table: str, practice: bool) -> PSGroup:
+        key = (table, practice)
+        return _ps_group(totals[key], hits[key], hands[key])
+
+    return {
+        table: PSTable(unassisted=group(table, False), practice=group(table, True))
+        for table in ("american", "british")
+    }
+
+
+# -- Kings Corner ---------------------------------------------------------------------------
+class _KCTally:
+    def __init__(self) -> None:
+        self.matches = self.won = self.rounds = self.rounds_won = self.penalty = 0
+
+    def out(self) -> KCGroup:
+        return KCGroup(
+            matches=self.matches,
+            matches_won=self.won,
+            rounds=self.rounds,
+            rounds_won=self.rounds_won,
+            mean_penalty=round(self.penalty / self.rounds, 2) if self.rounds else None,
+        )
+
+
+def _opponent(players: list[dict[str, Any]]) -> str:
+    strengths = [p.get("strength") for p in players if p.get("kind") == "computer"]
+    known = [s for s in STRENGTH_ORDER if s in strengths]
+    return known[-1] if known else "people"
+
+
+def _kc(stats: StatsStore, player: str) -> KCStats:
+    states = stats.finished_states(player, kc_routes.KIND)
+    tallies: dict[tuple[str, str], _KCTally] = defaultdict(_KCTally)
+    for f in stats.finishes(player, kc_routes.KIND):
+        players = f.summary.get("players") or []
+        seats = [i for i, p in enumerate(players) if p.get("kind") == "human"]
+        if not seats:
+            continue
+        seat = seats[0]
+        totals = f.summary.get("totals") or []
+        rule_set, rounds_won = "unknown", 0
+        state = states.get(f.game_id)
+        if state is not None:
+            try:
+                match = KCTable.from_dict(state).match
+                rule_set = match.rules.name
+                rounds_won = sum(seat in r.winners for r in match.round_results)
+            except (TableError, ValueError, TypeError, KeyError, AttributeError):
+                pass
+        keys = (("all", ""), ("opponent", _opponent(players)), ("rules", rule_set))
+        for key in keys:
+            t = tallies[key]
+            t.matches += 1
+            t.won += seat in (f.summary.get("winners") or [])
+            t.rounds += int(f.summary.get("rounds") or 0)
+            t.rounds_won += rounds_won
+            t.penalty += int(totals[seat]) if seat < len(totals) else 0
+    return KCStats(
+        all=tallies[("all", "")].out(),
+        by_opponent={k: v.out() for (g, k), v in sorted(tallies.items()) if g == "opponent"},
+        by_rule_set={k: v.out() for (g, k), v in sorted(tallies.items()) if g == "rules"},
+    )
+
+
+# -- routes ---------------------------------------------------------------------------------
+@router.get("", response_model=Stats, responses=responses(401))
+def stats(player: PlayerDep, store: StoreDep) -> Stats:
+    """Poker Squares per table (unassisted and practice apart) and Kings Corner overall, by
+    opponent strength and by rule set."""
+    s = StatsStore(store)
+    return Stats(poker_squares=_ps(s, player), kings_corner=_kc(s, player))
+
+
+@router.get("/history", response_model=History, responses=responses(401))
+def history(player: PlayerDep, store: StoreDep) -> History:
+    """The newest finished games of both kinds (at most 100), newest first."""
+    settle(store, player)
+    s = StatsStore(store)
+    daily = {e.game_id: e.day for e in DailyStore(store).history(player, HISTORY)}
+    kept = set(s.finished_states(player, ps_routes.KIND, HISTORY))
+    items: list[HistoryItem] = []
+    for f in s.finishes(player, ps_routes.KIND, HISTORY):
+        items.append(
+            HistoryItem(
+                game="poker-squares", id=f.game_id, finished_at=f.finished_at,
+                variant=f.variant, total=f.total, practice=f.practice,
+                daily=daily.get(f.game_id), won=None, penalty=None,
+                replayable=f.game_id in kept,
+            )
+        )  # fmt: skip
+    for f in s.finishes(player, kc_routes.KIND, HISTORY):
+        players = f.summary.get("players") or []
+        seats = [i for i, p in enumerate(players) if p.get("kind") == "human"]
+        totals = f.summary.get("totals") or []
+        seat = seats[0] if seats else None
+        items.append(
+            HistoryItem(
+                game="kings-corner", id=f.game_id, finished_at=f.finished_at,
+                variant=f.variant, total=None, practice=f.practice, daily=None,
+                won=None if seat is None else seat in (f.summary.get("winners") or []),
+                penalty=None if seat is None or seat >= len(totals) else int(totals[seat]),
+                replayable=False,
+            )
+        )  # fmt: skip
+    items.sort(key=lambda i: i.finished_at, reverse=True)
+    return History(items=items[:HISTORY])
+
+
+@router.get("/export", responses=responses(401))
+def export(player: PlayerDep, store: StoreDep) -> dict[str, Any]:
+    """Everything the server keeps for the caller, as one JSON document."""
+    settle(store, player)
+    data = StatsStore(store).export(player)
+    return {"format": "cardtable-export/1", **data, **DailyStore(store).export(player)}
+
+
+@router.delete("/data", status_code=204, responses=responses(401))
+def delete(player: PlayerDep, store: StoreDep) -> None:
+    """Delete everything the server keeps for the caller, the player id included: the
+    browser then starts afresh with a new id."""
+    DailyStore(store).delete_player(player)
+    StatsStore(store).delete_player(player)
