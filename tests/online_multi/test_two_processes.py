@@ -6,7 +6,7 @@ drivers race for a computer's steps, each step is made once."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from itertools import pairwise
 from typing import Any
@@ -33,6 +33,10 @@ def clients(cluster: Cluster) -> Iterator[tuple[httpx.Client, httpx.Client]]:
 
 def everyone_online(t: JSON) -> bool:
     return all(s["connection"] == "online" for s in t["seats"] if s["kind"] == "person")
+
+
+def at_least(version: int) -> Callable[[JSON], bool]:
+    return lambda t: bool(t["version"] >= version)
 
 
 def started_pair(
@@ -68,16 +72,16 @@ def test_a_move_through_b_reaches_a_device_on_a_within_a_second(
                 break
             seat = table["turn"]["seat"]
             mover, watcher = devices[seat], lives[1 - seat]
-            mine = lives[seat].until(lambda t, v=table["version"]: t["version"] >= v)
+            mine = lives[seat].until(at_least(table["version"]))
             cards = [m for m in mine["view"]["legal_moves"] if m != "end"]
             at = time.monotonic()
             done = mover.act(mine, "moves", move=cards[0] if cards else "end")
-            seen = watcher.until(lambda t, v=done["version"]: t["version"] >= v, timeout=1.0)
+            seen = watcher.until(at_least(done["version"]), timeout=1.0)
             assert time.monotonic() - at < 1.0
             assert seen["log"][-1] == done["log"][-1]
             # Only the watcher's own hand is in what it was sent.
             assert seen["viewer"] == 1 - seat and seen["view"]["hand"] != done["view"]["hand"]
-            lives[seat].until(lambda t, v=done["version"]: t["version"] >= v)
+            lives[seat].until(at_least(done["version"]))
             crossed += 1
         assert crossed >= 6
         assert ann.get(token)["version"] == bob.get(token)["version"]
