@@ -12,18 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import damaged
 from ..ratelimit import TokenBuckets
 from ..store import StaleVersion
 from .driver import Driver
+from .fanout import make_fanout
 from .hub import Fanout, Hub
 from .model import Room, RoomError
+from .poll import poll
 from .store import OnlineStore, RoomRecord
 
 if TYPE_CHECKING:
@@ -33,24 +34,6 @@ log = logging.getLogger("cardtable.server.online")
 ATTEMPTS = 8
 
 
-class _NoFanout:
-    """One process (SQLite): this process's own wake is enough."""
-
-    def published(self, tx: Any, table: str, version: int) -> None:
-        pass
-
-    async def run(self, hub: Hub) -> None:
-        await asyncio.Event().wait()
-
-
-def _sibling(name: str) -> Any:
-    """The fan-out and poll modules, written beside this one; None until they exist."""
-    try:
-        return importlib.import_module(f"{__package__}.{name}")
-    except ModuleNotFoundError:
-        return None
-
-
 class Online:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
@@ -58,10 +41,7 @@ class Online:
         self.hub = Hub()
         self.driver = Driver(self)
         self.process = secrets.token_hex(8)
-        fanout_module = _sibling("fanout")
-        self.fanout: Fanout = (
-            fanout_module.make_fanout(runtime.settings) if fanout_module else _NoFanout()
-        )
+        self.fanout: Fanout = make_fanout(runtime.settings)
         s = self.settings
         self.lookup_limit = _buckets(s.lookup_rate, s.lookup_burst)
         self.lookups_limit = _buckets(s.lookups_rate, s.lookups_burst)
@@ -88,10 +68,11 @@ class Online:
     async def start(self) -> None:
         """Start the background work: the deadline driver, the fan-out listener, the poll."""
         self.hub.bind(asyncio.get_running_loop())
-        work = [self.driver.run(), self.fanout.run(self.hub)]
-        poll_module = _sibling("poll")
-        if poll_module is not None:
-            work.append(poll_module.poll(self.hub, self.versions, self.settings.poll_seconds))
+        work = [
+            self.driver.run(),
+            self.fanout.run(self.hub),
+            poll(self.hub, self.versions, self.settings.poll_seconds),
+        ]
         self._tasks = [asyncio.create_task(w) for w in work]
 
     async def stop(self) -> None:

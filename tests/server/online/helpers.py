@@ -65,8 +65,11 @@ class Recorder:
         if not isinstance(table, dict) or "token" not in table or "version" not in table:
             return
         key = table_key(table["token"])
-        if table["version"] > 1:
-            assert (key, table["version"]) in self.rooms, f"{what}: version never saved"
+        # PostgreSQL's NOTIFY can wake a device a moment before the save returns here.
+        end = time.monotonic() + 5
+        while table["version"] > 1 and (key, table["version"]) not in self.rooms:
+            assert time.monotonic() < end, f"{what}: version never saved"
+            time.sleep(0.01)
         hidden = self.hidden(key, table["version"], player)
         named = {("T" + t[2:] if t.startswith("10") else t) for t in TOKEN.findall(text)}
         quoted = {c for c in hidden if f'"{c}"' in text or f'"{c}>' in text}
