@@ -486,8 +486,13 @@ async def run_setup(
             # Two processes: the host and the second friend on one, the first friend on the
             # other, alternating by table, so each move has local and cross-process watchers.
             server = servers[(ti + (k == 1)) % len(servers)]
+            # Plain HTTP on loopback: no TLS context (httpx would load the CA bundle for
+            # each client, about half a second each) and no proxy from the environment.
             transport = httpx.AsyncHTTPTransport(
-                local_address=address(i), retries=0, limits=httpx.Limits(keepalive_expiry=3.0)
+                local_address=address(i),
+                retries=0,
+                verify=False,
+                limits=httpx.Limits(keepalive_expiry=3.0),
             )
             # Idle keep-alive connections are dropped before the server's 5 s keep-alive
             # ends (as browsers do), so a request never races the server's close.
@@ -495,6 +500,8 @@ async def run_setup(
                 base_url=server.base,
                 transport=transport,
                 timeout=httpx.Timeout(30.0),
+                verify=False,
+                trust_env=False,
             )
             devices.append(Device(i, server, address(i), http))
         tables.append(Table(ti, devices))

@@ -114,7 +114,7 @@ def test_the_listener_reconnects_and_catches_up(pg: tuple[str, OnlineStore]) -> 
     async def main() -> None:
         hub = Hub()
         hub.bind(asyncio.get_running_loop())
-        fanout = PgFanout(url, retry_first=0.5)
+        fanout = PgFanout(url, retry_first=0.5, check_seconds=0.1)
         task = asyncio.create_task(fanout.run(hub))
         try:
             with hub.watch("k2") as watch:
