@@ -109,6 +109,9 @@ class Match:
     rules = property(lambda self: self._rules)
     rounds = property(lambda self: self._rounds)
     seed = property(lambda self: self._seed)
+    fair_seed = property(lambda self: self._fair)
+    """The match's fair seed (never shown: `round_fair` derives each round's); None for a
+    match from an integer seed."""
 
     @property
     def state(self) -> State:

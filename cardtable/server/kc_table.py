@@ -48,8 +48,15 @@ class Table:
 
     # -- building ----------------------------------------------------------------------
     @classmethod
-    def new(cls, seats: tuple[Seat, ...], rules: kc.Rules, rounds: int, seed: int) -> Table:
-        match = kc.Match(len(seats), rules, rounds, seed)
+    def new(
+        cls,
+        seats: tuple[Seat, ...],
+        rules: kc.Rules,
+        rounds: int,
+        seed: int,
+        fair_seed: str | None = None,
+    ) -> Table:
+        match = kc.Match(len(seats), rules, rounds, seed, fair_seed)
         return cls(match, seats, _first_shown(seats, match))
 
     def to_dict(self) -> dict[str, Any]:
@@ -94,8 +101,13 @@ class Table:
         return None if self.phase == "handoff" else self.revealed
 
     def view(self) -> dict[str, Any]:
-        """The engine's view for the viewer; with no viewer, the spectator's (no hand)."""
-        return kc.ENGINE.view(self.match.state, self.viewer)
+        """The engine's view for the viewer; with no viewer, the spectator's (no hand). A fair
+        match adds the round's ``fairness`` (seed and salt once the round is over)."""
+        view = kc.ENGINE.view(self.match.state, self.viewer)
+        fair = self.match.round_fair
+        if fair is not None:
+            view["fairness"] = fair.public(self.match.state.is_over) | {"round": self.match.round}
+        return view
 
     # -- changes -----------------------------------------------------------------------
     def played(self, seat: int, move: kc.Move | str, *, computer: bool) -> Played:

@@ -101,6 +101,17 @@ class PSTarget(Response):
     points: int
 
 
+class Fairness(Response):
+    """A provably fair deal or round (docs/fairness.md): the commitment from the start, the
+    seed and salt once it is over."""
+
+    algorithm: str
+    commitment: str = Field(description="SHA-256 of the seed bytes then the salt bytes, hex.")
+    seed: str | None = Field(description="32 bytes as hex, once the deal or round is over.")
+    salt: str | None = Field(description="16 bytes as hex, once the deal or round is over.")
+    round: int | None = Field(default=None, description="Kings Corner: the match round.")
+
+
 class PSView(Response):
     game: Literal["poker-squares"]
     seat: Literal[0] | None = Field(description="0, the player; null for a spectator.")
@@ -122,6 +133,9 @@ class PSView(Response):
     last_placed: list[int] | None
     target: PSTarget
     target_reached: bool
+    fairness: Fairness | None = Field(
+        default=None, description="Absent for deals from before fair shuffles."
+    )
 
 
 class PSGame(Response):
@@ -331,6 +345,9 @@ class KCView(Response):
     accepts: dict[str, KCAccepts]
     refusals: KCRefusals
     turn_start: KCTurnStart
+    fairness: Fairness | None = Field(
+        default=None, description="Absent for matches from before fair shuffles."
+    )
 
 
 class KCRoundResult(Response):

@@ -48,7 +48,7 @@ def finished_rounds(match: kc.Match) -> int:
 
 def start_of(match: kc.Match) -> kc.Match:
     """The match as it was dealt."""
-    return kc.Match(match.players, match.rules, match.rounds, match.seed)
+    return kc.Match(match.players, match.rules, match.rounds, match.seed, match.fair_seed)
 
 
 def _replays_to(start: kc.Match, rounds: list[list[str]], saved: kc.Match) -> bool:

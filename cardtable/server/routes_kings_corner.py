@@ -14,8 +14,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import TypeAdapter
+from starlette.responses import Response
 
 from cardtable import kings_corner as kc
+from cardtable.fairness import new_seed
 from cardtable.kings_corner.cpu import STRENGTHS, choose_move
 
 from . import games, retention
@@ -195,28 +197,31 @@ def _rules(body: KCNewGame) -> kc.Rules:
 @router.post("/games", status_code=201, response_model=KCGame, responses=_WRITE)
 def new_game(
     body: KCNewGame, player: PlayerDep, store: StoreDep, runtime: RuntimeDep, request: Request
-) -> KCGame:
+) -> Response:
     """Start a match; it replaces the caller's unfinished one. Seat 0 is the caller."""
     seats = tuple(
         (s.kind, getattr(s, "strength", None) if s.kind == "computer" else None) for s in body.seats
     )
-    seed = games.requested_seed(runtime, request) or secrets.randbits(63)
-    table = Table.new(seats, _rules(body), body.rounds, seed)
+    test_seed = games.requested_seed(runtime, request)
+    seed = test_seed or secrets.randbits(63)
+    # Rounds are dealt from a fair seed (docs/fairness.md); X-Test-Seed from the integer seed.
+    fair_seed = None if test_seed else new_seed()
+    table = Table.new(seats, _rules(body), body.rounds, seed, fair_seed)
     entry: dict[str, Any] = {"action": "deal", "seed": seed, "seats": [list(s) for s in seats]}
     record = store.create_game(player, KIND, table.to_dict(), finished=False, log=[entry])
     store.prune(player, KIND, retention.keep(runtime))
-    return _render(record.id, record.version, table, None)
+    return games.answer(_render(record.id, record.version, table, None), 201)
 
 
 @router.get("/games/{game_id}", response_model=KCGame, responses=_READ)
-def get_game(game_id: str, player: PlayerDep, store: StoreDep) -> KCGame:
-    return render(games.load(store, game_id, player, KIND))
+def get_game(game_id: str, player: PlayerDep, store: StoreDep) -> Response:
+    return games.answer(render(games.load(store, game_id, player, KIND)))
 
 
 @router.post("/games/{game_id}/moves", response_model=KCGame, responses=_WRITE)
 def move(
     game_id: str, body: KCMove, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
-) -> KCGame:
+) -> Response:
     """The person whose hand is shown plays ``"9H>N"``, moves a pile ``"E>NW"`` or ends the
     turn ``"end"``. Never plays a computer seat (see computer-step)."""
     record, table = _open(store, game_id, player, body.version)
@@ -228,13 +233,15 @@ def move(
         raise invalid(f"move: {exc}") from None
     except kc.IllegalMove as exc:
         raise illegal(exc.reason) from None
-    return _save(store, record, table, entries, runtime.settings.log_recent, events=events)
+    return games.answer(
+        _save(store, record, table, entries, runtime.settings.log_recent, events=events)
+    )
 
 
 @router.post("/games/{game_id}/undo", response_model=KCGame, responses=_WRITE)
 def undo(
     game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
-) -> KCGame:
+) -> Response:
     """Take back the last play or pile move of this turn (never a draw, KC-8)."""
     record, table = _open(store, game_id, player, body.version)
     _require(table, "play")
@@ -243,27 +250,27 @@ def undo(
     except kc.IllegalMove as exc:
         raise illegal(exc.reason) from None
     seat = table.match.state.to_play
-    return _save(
-        store, record, table, [{"seat": seat, "move": "undo"}], runtime.settings.log_recent
+    return games.answer(
+        _save(store, record, table, [{"seat": seat, "move": "undo"}], runtime.settings.log_recent)
     )
 
 
 @router.post("/games/{game_id}/reveal", response_model=KCGame, responses=_WRITE)
 def reveal(
     game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
-) -> KCGame:
+) -> Response:
     """Show the next person's hand after a hand-off (KC-7)."""
     record, table = _open(store, game_id, player, body.version)
     _require(table, "handoff")
     table = table.revealed_to()
     entry = {"seat": table.match.state.to_play, "move": "reveal"}
-    return _save(store, record, table, [entry], runtime.settings.log_recent)
+    return games.answer(_save(store, record, table, [entry], runtime.settings.log_recent))
 
 
 @router.post("/games/{game_id}/computer-step", response_model=KCGame, responses=_WRITE)
 def computer_step(
     game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
-) -> KCGame:
+) -> Response:
     """One move of the computer seat to play; the answer's ``step`` says which."""
     record, table = _open(store, game_id, player, body.version)
     _require(table, "computer")
@@ -288,34 +295,38 @@ def computer_step(
         log.error("computer seat %d chose %r: %s", seat, chosen, exc)
         table, entries, events = table.played(seat, kc.default_move(state), computer=True)
     step = KCStep(seat=seat, move=entries[0]["move"])
-    return _save(store, record, table, entries, runtime.settings.log_recent, step, events)
+    return games.answer(
+        _save(store, record, table, entries, runtime.settings.log_recent, step, events)
+    )
 
 
 @router.post("/games/{game_id}/next-round", response_model=KCGame, responses=_WRITE)
 def next_round(
     game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
-) -> KCGame:
+) -> Response:
     """Deal the next round of the match (first seat rotates, KC-2)."""
     record, table = _open(store, game_id, player, body.version)
     _require(table, "round_over")
     table = table.next_round()
     entry = {"action": "next-round", "round": table.match.round}
-    return _save(store, record, table, [entry], runtime.settings.log_recent)
+    return games.answer(_save(store, record, table, [entry], runtime.settings.log_recent))
 
 
 @router.get("/results", response_model=KCResults, responses=responses(401))
-def results(player: PlayerDep, store: StoreDep) -> KCResults:
+def results(player: PlayerDep, store: StoreDep) -> Response:
     """The caller's finished matches, newest first (at most 20)."""
-    return KCResults(
-        matches=[
-            KCMatchResult(
-                id=r.game_id,
-                players=[seat_out(p["kind"], p.get("strength")) for p in r.summary["players"]],
-                rounds=r.summary["rounds"],
-                totals=r.summary["totals"],
-                winners=r.summary["winners"],
-                finished_at=r.finished_at,
-            )
-            for r in store.results(player, KIND, limit=RESULTS)
-        ]
+    return games.answer(
+        KCResults(
+            matches=[
+                KCMatchResult(
+                    id=r.game_id,
+                    players=[seat_out(p["kind"], p.get("strength")) for p in r.summary["players"]],
+                    rounds=r.summary["rounds"],
+                    totals=r.summary["totals"],
+                    winners=r.summary["winners"],
+                    finished_at=r.finished_at,
+                )
+                for r in store.results(player, KIND, limit=RESULTS)
+            ]
+        )
     )

@@ -9,12 +9,13 @@ its score apart from unassisted ones.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request
+from starlette.responses import Response
 
 from cardtable import poker_squares as ps
+from cardtable.fairness import Fair
 from cardtable.interface import IllegalMove, MoveError
 from cardtable.poker_squares import ENGINE, INTERACTIVE_BUDGET, analyse
 
@@ -100,31 +101,39 @@ def _open(store: Store, game_id: str, player: str, version: int) -> tuple[GameRe
 @router.post("/games", status_code=201, response_model=PSGame, responses=_WRITE)
 def new_game(
     body: PSNewGame, player: PlayerDep, store: StoreDep, runtime: RuntimeDep, request: Request
-) -> PSGame:
+) -> Response:
     """Deal a new game; it replaces the caller's unfinished one. ``replay_of`` deals the cards
     of an earlier game of the caller's again, as practice."""
     if body.replay_of is not None:
         earlier = _game(games.load(store, body.replay_of, player, KIND))
-        if earlier.seed is None:
+        if earlier.seed is None and earlier.fair is None:
             raise illegal("that deal has no recorded seed, so it cannot be replayed")
-        seed = earlier.seed
+        seed, fair = earlier.seed or 0, earlier.fair
     else:
-        seed = games.requested_seed(runtime, request) or secrets.randbits(63)
-    options = {"table": body.table, "target": body.target, "replay": body.replay_of is not None}
+        # A provably fair deal (docs/fairness.md); X-Test-Seed deals from an integer seed.
+        seed = games.requested_seed(runtime, request) or 0
+        fair = None if seed else Fair.new()
+    options: dict[str, Any] = {
+        "table": body.table,
+        "target": body.target,
+        "replay": body.replay_of is not None,
+    }
+    if fair is not None:
+        options["fair"] = {"seed": fair.seed, "salt": fair.salt}
     game = ENGINE.new(seed, options)
-    entry = {"action": "deal", "seed": seed, "replay_of": body.replay_of}
+    entry = {"action": "deal", "seed": seed or None, "replay_of": body.replay_of}
     record = store.create_game(player, KIND, ENGINE.to_dict(game), finished=False, log=[entry])
     store.prune(player, KIND, retention.keep(runtime))
-    return render(record, game)
+    return games.answer(render(record, game), 201)
 
 
 @router.get("/games/{game_id}", response_model=PSGame, responses=_READ)
-def get_game(game_id: str, player: PlayerDep, store: StoreDep) -> PSGame:
-    return render(games.load(store, game_id, player, KIND))
+def get_game(game_id: str, player: PlayerDep, store: StoreDep) -> Response:
+    return games.answer(render(games.load(store, game_id, player, KIND)))
 
 
 @router.post("/games/{game_id}/moves", response_model=PSGame, responses=_WRITE)
-def place(game_id: str, body: PSMove, player: PlayerDep, store: StoreDep) -> PSGame:
+def place(game_id: str, body: PSMove, player: PlayerDep, store: StoreDep) -> Response:
     """Put the current card on the empty cell (row, col), both 0-4."""
     record, game = _open(store, game_id, player, body.version)
     try:
@@ -134,24 +143,24 @@ def place(game_id: str, body: PSMove, player: PlayerDep, store: StoreDep) -> PSG
     except IllegalMove as exc:
         raise illegal(exc.reason) from None
     entry = {"action": "place", "row": body.row, "col": body.col}
-    return render(_save(store, record, game, entry), game)
+    return games.answer(render(_save(store, record, game, entry), game))
 
 
 @router.post("/games/{game_id}/undo", response_model=PSGame, responses=_WRITE)
-def undo(game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep) -> PSGame:
+def undo(game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep) -> Response:
     """Take back the last placement; the deal becomes practice."""
     record, game = _open(store, game_id, player, body.version)
     try:
         game = ENGINE.undo(game)
     except IllegalMove as exc:
         raise illegal(exc.reason) from None
-    return render(_save(store, record, game, {"action": "undo"}), game)
+    return games.answer(render(_save(store, record, game, {"action": "undo"}), game))
 
 
 @router.post("/games/{game_id}/hint", response_model=PSHint, responses=_WRITE)
 def hint(
     game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
-) -> PSHint:
+) -> Response:
     """Suggest a cell for the current card from what the player can see (SPEC PS-8), with
     the estimated final total for every empty cell. The deal becomes practice."""
     # A stale version is refused here, before any search (cardtable/server/admission.py).
@@ -169,15 +178,17 @@ def hint(
             raise ApiError(409, "wrong_phase", str(exc)) from None
         game = ps.hinted(game)
         saved = _save(store, record, game, {"action": "hint", "row": row, "col": col})
-    return PSHint(
-        game=render(saved, game),
-        hint=CellRef(row=row, col=col),
-        estimates=[CellEstimate.model_validate(e) for e in estimates],
+    return games.answer(
+        PSHint(
+            game=render(saved, game),
+            hint=CellRef(row=row, col=col),
+            estimates=[CellEstimate.model_validate(e) for e in estimates],
+        )
     )
 
 
 @router.get("/scores", response_model=PSScoreBoard, responses=responses(401))
-def scores(player: PlayerDep, store: StoreDep) -> PSScoreBoard:
+def scores(player: PlayerDep, store: StoreDep) -> Response:
     """Best unassisted and best practice score per table, and the latest finished deals."""
     best = store.best_scores(player, KIND)
     boards: dict[str, PSScores] = {}
@@ -198,4 +209,4 @@ def scores(player: PlayerDep, store: StoreDep) -> PSScoreBoard:
             best_practice=best.get((table, True)),
             history=history,
         )
-    return PSScoreBoard(american=boards["american"], british=boards["british"])
+    return games.answer(PSScoreBoard(american=boards["american"], british=boards["british"]))
