@@ -62,6 +62,11 @@ async function playerId() {
   return creating;
 }
 
+/** This browser's player id (created on first use): the live channel's hello carries it. */
+export function ensurePlayer() {
+  return playerId();
+}
+
 /** A call on behalf of this browser's player; an unknown id (a reset server) is replaced once. */
 async function call(method, path, body) {
   const id = await playerId();
@@ -109,4 +114,31 @@ export const kcApi = {
   computerStep: (game) => call("POST", kcPath(game, "computer-step"), { version: game.version }),
   nextRound: (game) => call("POST", kcPath(game, "next-round"), { version: game.version }),
   results: () => call("GET", "/api/kings-corner/results"),
+};
+
+const KCO = "/api/kings-corner/online";
+const onlinePath = (table, action) => `${KCO}/${encodeURIComponent(table.token)}/${action}`;
+const versioned = (table, extra = {}) => ({ version: table.version, ...extra });
+
+/** Kings Corner online (docs/online.md): plain POSTs for what a device does, each with the
+ * table's version; what the server tells the device comes over the live channel. */
+export const onlineApi = {
+  create: (body) => call("POST", KCO, body),
+  findCode: (code) => call("GET", `${KCO}/codes/${encodeURIComponent(code)}`),
+  get: (token) => call("GET", `${KCO}/${encodeURIComponent(token)}`),
+  join: (table, name, seat = null) => call("POST", onlinePath(table, "join"), versioned(table, { name, seat })),
+  leave: (table) => call("POST", onlinePath(table, "leave"), versioned(table)),
+  seatComputer: (table, seat, strength) =>
+    call("POST", onlinePath(table, `seats/${seat}`), versioned(table, { kind: "computer", strength })),
+  start: (table) => call("POST", onlinePath(table, "start"), versioned(table)),
+  move: (table, move) => call("POST", onlinePath(table, "moves"), versioned(table, { move })),
+  undo: (table) => call("POST", onlinePath(table, "undo"), versioned(table)),
+  reveal: (table) => call("POST", onlinePath(table, "reveal"), versioned(table)),
+  nextRound: (table) => call("POST", onlinePath(table, "next-round"), versioned(table)),
+  rematch: (table) => call("POST", onlinePath(table, "rematch"), versioned(table)),
+  liveUrl: (token) => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}${KCO}/${encodeURIComponent(token)}/live`;
+  },
+  qrUrl: (token) => `${KCO}/${encodeURIComponent(token)}/qr.svg?origin=${encodeURIComponent(location.origin)}`,
 };

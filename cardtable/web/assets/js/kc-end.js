@@ -51,7 +51,11 @@ export function endSummary(game) {
   return sentences(parts);
 }
 
-export function renderEnd(section, game, { onNextRound, onNewMatch, onRematch }) {
+/**
+ * Draws the end panel. `handlers`: `onNextRound`, `onNewMatch`, `onRematch` for the local
+ * game's buttons, or `actions(game)` giving the page's own nodes for the way on.
+ */
+export function renderEnd(section, game, handlers) {
   const match = game.match;
   const over = game.phase === "match_over";
   const title = el(
@@ -100,6 +104,13 @@ export function renderEnd(section, game, { onNextRound, onNewMatch, onRematch })
   const note = el("p", { class: "note" }, t("kc.penalty_note"));
 
   const actions = el("p", { class: "end-actions" });
+  if (handlers.actions) {
+    // The page's own way on (an online table: next round, the rematch with who is ready).
+    actions.append(...handlers.actions(game));
+    section.replaceChildren(title, summary, wrap, note, actions);
+    return;
+  }
+  const { onNextRound, onNewMatch, onRematch } = handlers;
   if (over) {
     const again = el("button", { type: "button", id: "rematch-btn", class: "primary" }, t("kc.rematch"));
     again.addEventListener("click", onRematch);

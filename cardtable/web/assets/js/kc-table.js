@@ -9,7 +9,17 @@
 
 import { cardBackImg, cardFaceSvg, cardName, rankText } from "./cards.js";
 import { t } from "./i18n.js";
-import { capitalise, emptySlotText, isCorner, pileLabel, pileName, seatName, seatRole, stepText } from "./kc-text.js";
+import {
+  capitalise,
+  emptySlotText,
+  isCorner,
+  pileLabel,
+  pileName,
+  seatName,
+  seatRole,
+  singlePerson,
+  stepText,
+} from "./kc-text.js";
 
 const LAYOUT = ["NW", "N", "NE", "W", "STOCK", "E", "SW", "S", "SE"];
 const MAX_BACKS = 6;
@@ -29,7 +39,11 @@ function setFace(span, code) {
   span.innerHTML = cardFaceSvg(code);
 }
 
-export function createTable(parts, { onPile, onCard }) {
+/**
+ * `decorateSeat(li, seat, game)`, when given, adds to each seat what the page knows besides
+ * the game (an online table's connection states).
+ */
+export function createTable(parts, { onPile, onCard, decorateSeat = null }) {
   const { cross, seats, hand, handTitle, moveLog } = parts;
   const piles = new Map();
   let stock;
@@ -141,6 +155,7 @@ export function createTable(parts, { onPile, onCard }) {
       total.dataset.total = String(game.match.totals[seat]);
       const extra = el("span", "visually-hidden", toPlay ? t("kc.seat_to_play") : "");
       li.append(title, backs, count, total, extra);
+      if (decorateSeat) decorateSeat(li, seat, game);
       return li;
     });
     seats.replaceChildren(...items);
@@ -151,7 +166,7 @@ export function createTable(parts, { onPile, onCard }) {
     if (game.viewer === null) {
       handTitle.textContent = t("kc.hand_hidden");
     } else {
-      const key = game.seats.filter((s) => s.kind === "human").length === 1 ? "kc.hand_yours" : "kc.hand_of";
+      const key = singlePerson(game) ? "kc.hand_yours" : "kc.hand_of";
       handTitle.textContent = t(key, { who: seatName(game, game.viewer), n: view.hand.length });
     }
     const wanted = game.viewer === null ? [] : view.hand;

@@ -25,28 +25,40 @@ export function isCorner(pile) {
   return CORNERS.includes(pile);
 }
 
-/** How many people sit at the table (they decide whether seats are called "You"). */
-function humanCount(game) {
-  return game.seats.filter((s) => s.kind === "human").length;
+/** The seats this device plays at an online table (`game.me`); null at a local game. */
+function mySeats(game) {
+  if (!("me" in game)) return null;
+  return game.me ? game.me.seats : [];
 }
 
+/** True when one person plays at this device: that person is called "You". */
+export function singlePerson(game) {
+  const mine = mySeats(game);
+  if (mine) return mine.length === 1;
+  return game.seats.filter((s) => s.kind === "human").length === 1;
+}
+
+/** True when `seat` is the one person at the table (or at this device online), called "You". */
+export function isYou(game, seat) {
+  const mine = mySeats(game);
+  if (mine) return mine.length === 1 && mine[0] === seat;
+  return game.seats[seat]?.kind === "human" && singlePerson(game);
+}
+
+/** A seat's name. Online, a person's display name is text typed by a person: callers put it
+ * in the page with `textContent` only. */
 export function seatName(game, seat) {
   const s = game.seats[seat];
-  if (s.kind === "human") {
-    return humanCount(game) === 1 ? t("kc.you") : t("kc.player_n", { n: seat + 1 });
-  }
+  if (s.kind === "human") return singlePerson(game) ? t("kc.you") : t("kc.player_n", { n: seat + 1 });
+  if (s.kind === "person") return isYou(game, seat) ? t("kc.you") : s.name || t("kc.player_n", { n: seat + 1 });
+  if (s.kind === "open") return t("kco.open_seat", { n: seat + 1 });
   return t("kc.computer_n", { n: seat + 1 });
 }
 
 /** A computer's strength ("normal"); nothing for a person (the name says who it is). */
 export function seatRole(game, seat) {
   const s = game.seats[seat];
-  return s.kind === "human" ? "" : t(`kc.strength.${s.strength}`);
-}
-
-/** True when `seat` is the one person at the table, called "You". */
-export function isYou(game, seat) {
-  return game.seats[seat]?.kind === "human" && humanCount(game) === 1;
+  return s.kind === "computer" ? t(`kc.strength.${s.strength}`) : "";
 }
 
 /** "accepts a black 8", "takes only a King", ... for what a pile accepts (`view.accepts[pile]`). */

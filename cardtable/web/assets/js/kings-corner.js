@@ -5,25 +5,16 @@
  * legal targets come only from `view.legal_moves` (docs/api.md).
  */
 
-import { api, hasPlayer, kcApi } from "./api.js";
+import { api, hasPlayer, kcApi, onlineApi } from "./api.js";
 import { cardName } from "./cards.js";
 import { announce, errorRouter, onShortcuts, showError } from "./feedback.js";
 import { t } from "./i18n.js";
+import { createChooser, kingsFirst } from "./kc-choose.js";
 import { endSummary, renderEnd } from "./kc-end.js";
 import { fillSetup, readSetup, refreshSetup, wireSetup } from "./kc-setup.js";
 import { createTable } from "./kc-table.js";
-import {
-  capitalise,
-  eventText,
-  parseMove,
-  pileName,
-  pileRef,
-  refusalText,
-  rulesLine,
-  seatName,
-  sentences,
-  stepText,
-} from "./kc-text.js";
+import { capitalise, eventText, parseMove, rulesLine, seatName, sentences, stepText } from "./kc-text.js";
+import { ONLINE_PAGE, wireCodeForm } from "./online-code.js";
 import { initPage, onLanguageChange, serialRunner } from "./page.js";
 import { getSetting, setSetting } from "./settings.js";
 import { playSound } from "./sound.js";
@@ -48,6 +39,7 @@ const state = {
 };
 
 let table;
+let chooser;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 // --- small helpers -----------------------------------------------------------------------
@@ -74,32 +66,8 @@ function myTurn() {
   return Boolean(g && g.phase === "play" && g.viewer === g.view.to_play && !g.view.is_over);
 }
 
-/** Kings first holds the player back: the server refuses a card "kings_first". */
-function kingsFirst(v) {
-  return Object.values(v.refusals?.cards || {}).some((row) => Object.values(row).some((r) => r.key === "kings_first"));
-}
-
 function legal() {
   return myTurn() && !state.paused ? view().legal_moves : [];
-}
-
-/** What the legal moves say about the hand and the piles. */
-function analyse() {
-  const moves = legal();
-  const playable = new Set();
-  const movable = new Set();
-  for (const m of moves) {
-    const p = parseMove(m);
-    if (p.kind === "play") playable.add(p.card);
-    else if (p.kind === "shift") movable.add(p.from);
-  }
-  const targets = new Set();
-  const sel = state.selection;
-  if (sel) {
-    const prefix = sel.kind === "card" ? `${sel.card}>` : `${sel.pile}>`;
-    for (const m of moves) if (m.startsWith(prefix)) targets.add(m.slice(prefix.length));
-  }
-  return { moves, playable, movable, targets };
 }
 
 function lastPiles(game) {
@@ -133,7 +101,7 @@ function render() {
   const game = state.game;
   if (!game) return;
   const v = game.view;
-  const a = analyse();
+  const a = chooser.analyse();
   const tableEl = $("table");
   tableEl.dataset.game = game.id;
   tableEl.dataset.phase = game.phase;
@@ -231,13 +199,7 @@ function adopt(game) {
     state.waitNext = false;
   }
   state.game = game;
-  // A selection survives only while it is still something the player may choose.
-  const sel = state.selection;
-  if (sel) {
-    const a = analyse();
-    const ok = sel.kind === "card" ? game.view.hand.includes(sel.card) && myTurn() : a.movable.has(sel.pile);
-    if (!ok) state.selection = null;
-  }
+  chooser.keepSelection();
   if (game.phase !== "computer" && game.phase !== "handoff") state.waitNext = false;
 }
 
@@ -254,6 +216,7 @@ const handleError = errorRouter({
   wrong_phase: () => refuse("wrong_phase"),
   not_found: lost,
   no_player: lost,
+  invalid_name: () => showError("kco.error.invalid_name"),
 });
 
 /** The server refused a move the page offered: say so and show the game as it is. */
@@ -379,80 +342,6 @@ function blocked() {
     return true;
   }
   return false;
-}
-
-function cancelSelection(quiet = false) {
-  if (!state.selection) return;
-  state.selection = null;
-  render();
-  if (!quiet) {
-    say(t("kc.cancelled"));
-    announce(t("kc.cancelled"));
-  }
-}
-
-function focusFirstTarget() {
-  const a = analyse();
-  const first = [...a.targets][0];
-  if (first) table.pile(first).focus();
-}
-
-function chooseCard(code, ev) {
-  if (blocked()) return;
-  const keyboard = ev && ev.detail === 0;
-  if (state.selection?.kind === "card" && state.selection.card === code) {
-    cancelSelection();
-    return;
-  }
-  state.selection = { kind: "card", card: code };
-  const a = analyse();
-  render();
-  const piles = [...a.targets].map(pileRef).join(t("kc.or"));
-  const text = a.targets.size
-    ? t("kc.choose_target", { card: cardName(code), piles })
-    : t("kc.no_target", { card: cardName(code) });
-  say(a.targets.size > 1 ? t("kc.choose_outlined", { card: cardName(code) }) : text);
-  announce(text);
-  if (keyboard && a.targets.size) focusFirstTarget();
-}
-
-/** Why the chosen card or pile may not go on `pile`, in the server's words (`view.refusals`). */
-function whyNot(pile) {
-  const sel = state.selection;
-  const refused = view().refusals || {};
-  const row = sel.kind === "card" ? refused.cards?.[sel.card] : refused.piles?.[sel.pile];
-  const refusal = row?.[pile];
-  return refusal ? refusalText(refusal, pile, view().accepts[pile]) : t("kc.why.not_here");
-}
-
-function choosePile(pile, ev) {
-  if (blocked()) return;
-  const keyboard = ev && ev.detail === 0;
-  const a = analyse();
-  const sel = state.selection;
-  if (sel && a.targets.has(pile)) {
-    const move = sel.kind === "card" ? `${sel.card}>${pile}` : `${sel.pile}>${pile}`;
-    play(move, keyboard);
-    return;
-  }
-  if (sel?.kind === "pile" && sel.pile === pile) {
-    cancelSelection();
-    return;
-  }
-  if (a.movable.has(pile)) {
-    state.selection = { kind: "pile", pile };
-    const targets = analyse().targets;
-    render();
-    const piles = [...targets].map(pileRef).join(t("kc.or"));
-    const text = t("kc.choose_pile_target", { pile: pileName(pile), piles });
-    say(targets.size > 1 ? t("kc.choose_outlined", { card: t("kc.pile_chosen", { pile: pileName(pile) }) }) : text);
-    announce(text);
-    if (keyboard) focusFirstTarget();
-    return;
-  }
-  const text = sel ? whyNot(pile) : t("kc.choose_card_first");
-  say(text);
-  announce(text);
 }
 
 function play(move, keyboard) {
@@ -590,7 +479,25 @@ function focusAfterDeal() {
   computerLoop();
 }
 
+/** An online table: created here, played on the online page (the invite link). */
+function createOnline(body) {
+  if (!body.name) {
+    showError("kco.error.name_needed");
+    $("host-name").focus();
+    return;
+  }
+  run(async () => {
+    const made = await onlineApi.create(body);
+    showError(null);
+    location.assign(`${ONLINE_PAGE}#${made.token}`);
+  });
+}
+
 function startMatch(body) {
+  if (body.online) {
+    createOnline(body.online);
+    return;
+  }
   run(async () => {
     const game = await kcApi.create(body.seats, body.rules, body.rounds);
     showError(null);
@@ -652,9 +559,19 @@ function continueMatch() {
 function wire() {
   table = createTable(
     { cross: $("cross"), seats: $("seats"), hand: $("hand"), handTitle: $("hand-title"), moveLog: $("move-log") },
-    { onPile: choosePile, onCard: chooseCard },
+    { onPile: (pile, ev) => chooser.choosePile(pile, ev), onCard: (code, ev) => chooser.chooseCard(code, ev) },
   );
+  chooser = createChooser({
+    state,
+    focusPile: (name) => table.pile(name).focus(),
+    legal,
+    blocked,
+    render,
+    say,
+    play,
+  });
   wireSetup(startMatch);
+  wireCodeForm($("code-form"), $("room-code"));
   $("continue-btn").addEventListener("click", continueMatch);
   $("end-btn").addEventListener("click", endTurn);
   $("next-btn").addEventListener("click", nextPlayer);
@@ -665,9 +582,9 @@ function wire() {
   $("menu-btn").addEventListener("click", showSetup);
   // An empty area of the table cancels a selection (SPEC KC-25).
   $("table").addEventListener("click", (ev) => {
-    if (state.selection && !ev.target.closest("button, select, a, input, label, dialog")) cancelSelection();
+    if (state.selection && !ev.target.closest("button, select, a, input, label, dialog")) chooser.cancel();
   });
-  onShortcuts(() => state.screen === "table", { escape: () => cancelSelection(), z: undo, p: togglePause });
+  onShortcuts(() => state.screen === "table", { escape: () => chooser.cancel(), z: undo, p: togglePause });
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) computerLoop();
   });
