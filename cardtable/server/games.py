@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from fastapi import Request
 from pydantic import BaseModel
+from starlette.responses import Response
 
 from .errors import ApiError, invalid, not_found, wrong_phase
 from .models import dump
@@ -81,3 +82,11 @@ def requested_seed(runtime: Runtime, request: Request) -> int | None:
     if not (text.isascii() and text.isdigit() and len(text) <= 19 and 0 < int(text) < 2**63):
         raise invalid("X-Test-Seed: a positive integer below 2**63")
     return int(text)
+
+
+def answer(model: BaseModel, status_code: int = 200) -> Response:
+    """``model`` as the JSON response, serialized once by pydantic. Returning a `Response`
+    skips FastAPI's own handling of a returned model (validated again against
+    ``response_model`` and, for a sync route, in a second trip to the threadpool): the model
+    was validated when it was built, and the route's ``response_model`` still documents it."""
+    return Response(model.model_dump_json(), status_code=status_code, media_type="application/json")
