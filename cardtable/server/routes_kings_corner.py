@@ -17,6 +17,7 @@ from pydantic import TypeAdapter
 from starlette.responses import Response
 
 from cardtable import kings_corner as kc
+from cardtable.fairness import new_seed
 from cardtable.kings_corner.cpu import STRENGTHS, choose_move
 
 from . import games, retention
@@ -201,8 +202,11 @@ def new_game(
     seats = tuple(
         (s.kind, getattr(s, "strength", None) if s.kind == "computer" else None) for s in body.seats
     )
-    seed = games.requested_seed(runtime, request) or secrets.randbits(63)
-    table = Table.new(seats, _rules(body), body.rounds, seed)
+    test_seed = games.requested_seed(runtime, request)
+    seed = test_seed or secrets.randbits(63)
+    # Rounds are dealt from a fair seed (docs/fairness.md); X-Test-Seed from the integer seed.
+    fair_seed = None if test_seed else new_seed()
+    table = Table.new(seats, _rules(body), body.rounds, seed, fair_seed)
     entry: dict[str, Any] = {"action": "deal", "seed": seed, "seats": [list(s) for s in seats]}
     record = store.create_game(player, KIND, table.to_dict(), finished=False, log=[entry])
     store.prune(player, KIND, retention.keep(runtime))
@@ -229,8 +233,9 @@ def move(
         raise invalid(f"move: {exc}") from None
     except kc.IllegalMove as exc:
         raise illegal(exc.reason) from None
-    saved = _save(store, record, table, entries, runtime.settings.log_recent, events=events)
-    return games.answer(saved)
+    return games.answer(
+        _save(store, record, table, entries, runtime.settings.log_recent, events=events)
+    )
 
 
 @router.post("/games/{game_id}/undo", response_model=KCGame, responses=_WRITE)
@@ -290,8 +295,9 @@ def computer_step(
         log.error("computer seat %d chose %r: %s", seat, chosen, exc)
         table, entries, events = table.played(seat, kc.default_move(state), computer=True)
     step = KCStep(seat=seat, move=entries[0]["move"])
-    saved = _save(store, record, table, entries, runtime.settings.log_recent, step, events)
-    return games.answer(saved)
+    return games.answer(
+        _save(store, record, table, entries, runtime.settings.log_recent, step, events)
+    )
 
 
 @router.post("/games/{game_id}/next-round", response_model=KCGame, responses=_WRITE)

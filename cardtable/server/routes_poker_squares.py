@@ -9,13 +9,13 @@ its score apart from unassisted ones.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from cardtable import poker_squares as ps
+from cardtable.fairness import Fair
 from cardtable.interface import IllegalMove, MoveError
 from cardtable.poker_squares import ENGINE, INTERACTIVE_BUDGET, analyse
 
@@ -106,14 +106,22 @@ def new_game(
     of an earlier game of the caller's again, as practice."""
     if body.replay_of is not None:
         earlier = _game(games.load(store, body.replay_of, player, KIND))
-        if earlier.seed is None:
+        if earlier.seed is None and earlier.fair is None:
             raise illegal("that deal has no recorded seed, so it cannot be replayed")
-        seed = earlier.seed
+        seed, fair = earlier.seed or 0, earlier.fair
     else:
-        seed = games.requested_seed(runtime, request) or secrets.randbits(63)
-    options = {"table": body.table, "target": body.target, "replay": body.replay_of is not None}
+        # A provably fair deal (docs/fairness.md); X-Test-Seed deals from an integer seed.
+        seed = games.requested_seed(runtime, request) or 0
+        fair = None if seed else Fair.new()
+    options: dict[str, Any] = {
+        "table": body.table,
+        "target": body.target,
+        "replay": body.replay_of is not None,
+    }
+    if fair is not None:
+        options["fair"] = {"seed": fair.seed, "salt": fair.salt}
     game = ENGINE.new(seed, options)
-    entry = {"action": "deal", "seed": seed, "replay_of": body.replay_of}
+    entry = {"action": "deal", "seed": seed or None, "replay_of": body.replay_of}
     record = store.create_game(player, KIND, ENGINE.to_dict(game), finished=False, log=[entry])
     store.prune(player, KIND, retention.keep(runtime))
     return games.answer(render(record, game), 201)
