@@ -9,6 +9,7 @@ that device then (the stock, every hand but its viewer's) must not appear in it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -21,7 +22,7 @@ from fastapi import FastAPI
 from websockets.sync.client import ClientConnection, connect
 
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.model import Room
+from cardtable.server.online.model import Room, RoomError
 from cardtable.server.online.store import RoomRecord
 from cardtable.server.players import player_key
 
@@ -44,7 +45,8 @@ class Recorder:
 
         def recording_save(record: RoomRecord, state: JSON, **kw: Any) -> RoomRecord:
             saved: RoomRecord = save(record, state, **kw)
-            self.rooms[(record.key, saved.version)] = Room.from_dict(state, saved.version)
+            with contextlib.suppress(RoomError):  # a damaged table is never sent
+                self.rooms[(record.key, saved.version)] = Room.from_dict(state, saved.version)
             return saved
 
         store.save = recording_save
