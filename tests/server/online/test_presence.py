@@ -42,8 +42,8 @@ def test_a_stopped_process_presence_is_swept(
     store.present("old", key, bob.key, seated=True, process="gone", at=now - 100)
     store.present("mine", key, ann.key, seated=True, process=online.process, at=now - 100)
     online.live.add("mine")
-    for player in (ann.key, bob.key):
-        online.change(key, lambda room, p=player: room.connected(p, now))
+    online.change(key, lambda room: room.connected(ann.key, now))
+    online.change(key, lambda room: room.connected(bob.key, now))
     assert [s["connection"] for s in ann.get(created["token"])["seats"]] == ["online"] * 2
     online.presence_upkeep(now)
     seats = ann.get(created["token"])["seats"]
