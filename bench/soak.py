@@ -1,7 +1,7 @@
 """Soak test of the game server on loopback: many clients for a fixed time, zero errors
 expected, latency and server memory reported.
 
-    python -m bench.soak [--clients 64] [--seconds 60] [--json F]
+    python -m bench.soak [--clients 64] [--seconds 60] [--no-player-limits] [--json F]
 
 Starts ``cardtable serve`` (the real command, access log on, a fresh SQLite store in a
 temporary folder, or ``DATABASE_URL`` if set) on a free 127.0.0.1 port, creates one player per
@@ -58,11 +58,13 @@ class Server:
 
 
 @contextmanager
-def serve(data: Path, timeout: float = 60.0) -> Iterator[Server]:
+def serve(data: Path, timeout: float = 60.0, *, no_limits: bool = False) -> Iterator[Server]:
     port = free_port()
     log = data / "serve.log"
     cmd = [sys.executable, "-m", "cardtable.cli.main", "serve", "--host", HOST,
            "--port", str(port), "--data", str(data / "store")]  # fmt: skip
+    if no_limits:
+        cmd += ["--player-rate", "0", "--hint-rate", "0", "--signup-rate", "0"]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
     try:
@@ -171,10 +173,12 @@ async def run(port: int, players: Sequence[str], seconds: float, max_requests: i
     return tally
 
 
-def soak(clients: int, seconds: float, max_requests: int) -> dict[str, Any]:
+def soak(
+    clients: int, seconds: float, max_requests: int, *, no_limits: bool = False
+) -> dict[str, Any]:
     data = Path(tempfile.mkdtemp(prefix="cardtable-soak-"))
     try:
-        with serve(data) as server:
+        with serve(data, no_limits=no_limits) as server:
             players = asyncio.run(new_players(server.port, clients))
             before = server.memory_kib()
             started = time.perf_counter()
@@ -200,6 +204,7 @@ def soak(clients: int, seconds: float, max_requests: int) -> dict[str, Any]:
             "player_id_in_log": any(p in output for p in players),
             "log_lines": output.count("\n"),
             "store": "PostgreSQL (DATABASE_URL)" if os.environ.get("DATABASE_URL") else "SQLite",
+            "player_limits": not no_limits,
             "load_average": os.getloadavg(),
             "cpus": os.cpu_count(),
         }
@@ -212,7 +217,8 @@ def report(r: dict[str, Any]) -> str:
     return "\n".join(
         [
             f"soak: {r['clients']} clients for {r['seconds']} s on loopback, cardtable serve "
-            f"({r['store']}), {r['cpus']} CPUs, load average after: {load}",
+            f"({r['store']}, per-player limits {'on' if r['player_limits'] else 'lifted'}), "
+            f"{r['cpus']} CPUs, load average after: {load}",
             f"requests {r['requests']}  errors {r['errors']} {r['error_kinds'] or ''}  "
             f"req/s {r['rps']}",
             f"latency ms: p50 {r['p50_ms']}  p99 {r['p99_ms']}  max {r['max_ms']}",
@@ -232,10 +238,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--max-requests", type=int, default=500_000, help="bound on requests in all"
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--no-player-limits",
+        action="store_true",
+        help="serve with the per-player request and hint limits and the sign-up limit lifted "
+        "(cardtable serve --player-rate 0 --hint-rate 0 --signup-rate 0), so that clients "
+        "faster than a person are measured rather than refused",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.clients <= 256 or not 0 < args.seconds <= 600:
         parser.error("clients are 1-256 and seconds 0-600")
-    result = soak(args.clients, args.seconds, args.max_requests)
+    result = soak(args.clients, args.seconds, args.max_requests, no_limits=args.no_player_limits)
     print(report(result))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
