@@ -14,6 +14,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from cardtable import poker_squares as ps
+from cardtable.fairness import round_fair
 from cardtable.server.kc_table import Table
 from cardtable.server.players import player_key
 from tests.server.helpers import Api
@@ -96,12 +97,35 @@ class Scanner(Api):
                 hidden.append([str(c) for c in hand])
         return hidden
 
+    def hidden_secrets(self) -> list[str]:
+        """Fair seeds and salts not yet revealed (docs/fairness.md): a deal's until it is
+        over; a match's own seed always; a round's until that round is over."""
+        if self.game is None:
+            return []
+        kind, game_id = self.game
+        store = self.client.app.state.runtime.store  # type: ignore[attr-defined]
+        assert self.player_id is not None
+        record = store.load_game(game_id, player_key(self.player_id))
+        assert record is not None
+        if kind == "ps":
+            game = ps.Game.from_dict(record.state)
+            fair = None if game.is_over else game.fair
+            return [] if fair is None else [fair.seed, fair.salt]
+        match = Table.from_dict(record.state).match
+        if match.fair_seed is None:
+            return []
+        first = match.round + (1 if match.state.is_over else 0)
+        later = [round_fair(match.fair_seed, k) for k in range(first, match.rounds + 1)]
+        return [match.fair_seed, *(s for f in later for s in (f.seed, f.salt))]
+
     def scan(self, text: str, what: str) -> None:
         hidden = self.hidden()
         named = {("T" + t[2:] if t.startswith("10") else t) for t in TOKEN.findall(text)}
         quoted = {c for c in hidden if f'"{c}"' in text or f'"{c}>' in text}
         leaked = (named & hidden) | quoted
         assert not leaked, f"{what}: hidden cards in the answer: {sorted(leaked)}"
+        secrets = [s for s in self.hidden_secrets() if s in text]
+        assert not secrets, f"{what}: a fair seed or salt before its deal or round is over"
         self.checked += 1
 
 
