@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 
 import pytest
 from fastapi import FastAPI
@@ -54,7 +55,11 @@ def test_a_stopped_process_presence_is_swept(
     online.live.discard("mine")
 
 
-def test_leave_in_play_and_the_host_gives_the_seat_away(devices: tuple[Device, Device]) -> None:
+def test_leave_in_play_and_the_host_gives_the_seat_away(
+    online: Online, devices: tuple[Device, Device]
+) -> None:
+    # Slow computer steps: the stand-in must not move while the test looks.
+    online.settings = replace(online.settings, computer_step_seconds=60.0)
     ann, bob = devices
     created = ann.create()
     table = bob.act(created["table"], "join", name="Bob")
