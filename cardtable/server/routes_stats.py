@@ -82,6 +82,7 @@ class HistoryItem(BaseModel):
     id: str
     finished_at: str
     variant: str
+    target: str | None = Field(description="Poker Squares: the target level.")
     total: int | None = Field(description="Poker Squares: the score.")
     practice: bool
     daily: str | None = Field(description="Poker Squares: the day, for a daily entry.")
@@ -209,8 +210,9 @@ def history(player: PlayerDep, store: StoreDep) -> History:
         items.append(
             HistoryItem(
                 game="poker-squares", id=f.game_id, finished_at=f.finished_at,
-                variant=f.variant, total=f.total, practice=f.practice,
-                daily=daily.get(f.game_id), won=None, penalty=None,
+                variant=f.variant, target=(f.summary.get("target") or {}).get("level"),
+                total=f.total, practice=f.practice, daily=daily.get(f.game_id),
+                won=None, penalty=None,
                 replayable=f.game_id in kept,
             )
         )  # fmt: skip
@@ -222,7 +224,7 @@ def history(player: PlayerDep, store: StoreDep) -> History:
         items.append(
             HistoryItem(
                 game="kings-corner", id=f.game_id, finished_at=f.finished_at,
-                variant=f.variant, total=None, practice=f.practice, daily=None,
+                variant=f.variant, target=None, total=None, practice=f.practice, daily=None,
                 won=None if seat is None else seat in (f.summary.get("winners") or []),
                 penalty=None if seat is None or seat >= len(totals) else int(totals[seat]),
                 replayable=False,

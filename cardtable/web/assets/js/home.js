@@ -2,7 +2,8 @@
  * unfinished Kings Corner match (GET /api/continue). */
 import { api, hasPlayer } from "./api.js";
 import { cardFaceSvg, cardName } from "./cards.js";
-import { t } from "./i18n.js";
+import { addDailyCountdown } from "./daily-links.js";
+import { addBundle, t } from "./i18n.js";
 import { initPage, onLanguageChange } from "./page.js";
 
 const SAMPLES = ["AS", "KH", "TD", "7C"];
@@ -47,7 +48,9 @@ async function loadSaved() {
   renderContinue();
 }
 
+addBundle("daily");
 await initPage();
+addDailyCountdown(document.getElementById("daily-box"));
 renderSamples();
 onLanguageChange(() => {
   renderSamples();

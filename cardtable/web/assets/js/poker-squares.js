@@ -6,8 +6,9 @@
 
 import { api, hasPlayer } from "./api.js";
 import { cardFaceSvg, cardName } from "./cards.js";
+import { addDailyButton, addDailyEndLink } from "./daily-links.js";
 import { announce, errorRouter, onShortcuts, showError } from "./feedback.js";
-import { t } from "./i18n.js";
+import { addBundle, t } from "./i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "./page.js";
 import { createBoard, formatEstimate, lineName } from "./ps-board.js";
 import { bestScoresTable, renderEnd, targetResult } from "./ps-end.js";
@@ -124,6 +125,7 @@ function render() {
       highlight: state.highlight,
       reviewHref: `ps-review.html?game=${encodeURIComponent(game.id)}`,
     });
+    addDailyEndLink(end, game.id);
   }
 }
 
@@ -374,8 +376,10 @@ function wire() {
 }
 
 async function start() {
+  addBundle("daily");
   await initPage();
   wire();
+  addDailyButton($("deal-btn"));
   if (hasPlayer()) {
     try {
       const [saved, scores] = await Promise.all([api.continueGames(), api.pokerSquaresScores()]);

@@ -6,6 +6,8 @@
  * live in memory for the page's life and `storageAvailable()` is false, so the page can say so.
  */
 
+import { addBundle } from "./i18n.js";
+
 const PREFS_KEY = "cardtable.settings";
 const memory = new Map();
 
@@ -77,4 +79,11 @@ export function setSetting(name, value) {
 
 export function onSettingChange(fn) {
   listeners.add(fn);
+}
+
+// The settings dialog's data tools (export, delete; data-admin.js): their strings load with
+// the page's, and their module, which talks to the server, after this one.
+if (typeof document !== "undefined" && document.getElementById("data-export")) {
+  addBundle("data");
+  import("./data-admin.js");
 }
