@@ -4,6 +4,7 @@
  * answers into `ApiError` with the contract's `code`.
  */
 
+import { noteFairness } from "./fairness.js";
 import { storageGet, storageSet } from "./settings.js";
 
 const PLAYER_KEY = "cardtable.player";
@@ -37,6 +38,7 @@ async function send(method, path, body, playerId) {
     throw new ApiError(0, { code: "network" });
   }
   const data = await response.json().catch(() => null);
+  noteFairness(data); // commitments seen before their reveal (fairness.js, docs/fairness.md)
   if (!response.ok) throw new ApiError(response.status, data);
   return data;
 }

@@ -4,10 +4,12 @@
  * the same settings again, a new match). Penalties and winners come from the server.
  */
 
+import { verifyHref } from "./fairness.js";
 import { addBundle, t } from "./i18n.js";
 import { isYou, seatName, sentences } from "./kc-text.js";
 
 addBundle("review"); // the Replay link's words (assets/i18n/review.<lang>.json)
+addBundle("fairness"); // "Verify this shuffle" (assets/i18n/fairness.<lang>.json)
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);
@@ -125,5 +127,7 @@ export function renderEnd(section, game, handlers) {
   }
   const replayHref = `kc-replay.html?game=${encodeURIComponent(game.id)}&round=${match.results.length}`;
   actions.append(el("a", { class: "button", id: "replay-round-btn", href: replayHref }, t("kr.replay_btn")));
+  const verify = verifyHref(game.view);
+  if (verify) actions.append(el("a", { class: "button", id: "verify-btn", href: verify }, t("fair.verify_btn")));
   section.replaceChildren(title, summary, wrap, note, actions);
 }

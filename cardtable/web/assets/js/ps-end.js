@@ -4,10 +4,12 @@
  * Also draws the best-scores box of the setup screen.
  */
 
+import { verifyHref } from "./fairness.js";
 import { addBundle, t } from "./i18n.js";
 import { lineName } from "./ps-board.js";
 
 addBundle("review"); // the Review button's words (assets/i18n/review.<lang>.json)
+addBundle("fairness"); // "Verify this shuffle" (assets/i18n/fairness.<lang>.json)
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);
@@ -97,5 +99,7 @@ export function renderEnd(section, view, scores, { onLine, onReplay, onNewDeal, 
   fresh.addEventListener("click", onNewDeal);
   actions.append(replay, fresh);
   if (reviewHref) actions.append(el("a", { class: "button", id: "review-btn", href: reviewHref }, t("rv.review_btn")));
+  const verify = verifyHref(view);
+  if (verify) actions.append(el("a", { class: "button", id: "verify-btn", href: verify }, t("fair.verify_btn")));
   section.append(actions);
 }
