@@ -30,6 +30,10 @@ Figures per setup:
   after the tables exist and before any live connection, and again once every connection is
   open and every device has seen all three seats online; the difference over the number of
   connections.
+- server CPU per move: the CPU time the ``cardtable serve`` processes used while the moves
+  were played, over the number of moves (the move itself, its pushes to three devices, and
+  the background work: presence, driver, poll): what bounds the moves per second one core
+  can carry, whatever else the machine runs.
 - errors: failed requests, live connections that closed or never opened, deliveries that
   did not arrive within 10 s.
 - lost and duplicated moves: the moves are the log entries the POST answers report (round,
@@ -85,6 +89,12 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) process ``pid`` has used so far (/proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _serve_flags() -> list[str]:
@@ -523,8 +533,10 @@ async def run_setup(
         setup_s = time.monotonic() - t0
         print(f"[{label}] set up in {setup_s:.1f} s; playing ...", flush=True)
         t1 = time.monotonic()
+        cpu_before = sum(cpu_seconds(s.proc.pid) for s in servers)
         await asyncio.gather(*(play(t, moves, think, stats, rng) for t in tables))
         play_s = time.monotonic() - t1
+        cpu_play = sum(cpu_seconds(s.proc.pid) for s in servers) - cpu_before
         await asyncio.sleep(0.5)
         lost, doubled = measure(tables, stats)
         closed = sum(1 for t in tables for d in t.devices if d.closed_early)
@@ -536,6 +548,7 @@ async def run_setup(
         "connections": connections,
         "moves": stats.moves,
         "moves_per_s": round(stats.moves / play_s, 1) if play_s else 0,
+        "server_cpu_ms_per_move": round(cpu_play * 1000 / stats.moves, 1) if stats.moves else None,
         "deliveries": len(lat),
         "p50_ms": round(percentile(lat, 50), 1),
         "p95_ms": round(percentile(lat, 95), 1),
