@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha1sum | cut -c1-12)
 
-.PHONY: run test lint typecheck contracts deadcode pytest bench clean setup system-packages
+.PHONY: run test lint typecheck contracts deadcode pytest bench clean setup system-packages figures
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -53,6 +53,11 @@ pytest: $(STAMP) system-packages
 	fi; exit $$rc
 
 test: lint typecheck contracts deadcode pytest
+
+# The how-to-play pages' figures, drawn from engine positions by the game screens' code in
+# headless Chromium (tools/figures; tests/web/test_figures.py fails when they are out of date).
+figures: $(STAMP)
+	$(BIN)/python -m tools.figures
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.classify
