@@ -164,8 +164,9 @@ def responses(*statuses: int, conflict: type[ErrorBody] | None = None) -> dict[i
         401: "Missing or unknown X-Player-Id (`no_player`).",
         404: "No such game, or not yours (`not_found`).",
         409: "Stale version (`stale_version`, with `current`), a move the rules refuse "
-        "(`illegal_move`), an action out of turn (`wrong_phase`) or a saved game that "
-        "does not load (`damaged_game`).",
+        "(`illegal_move`), an action out of turn or on a replaced game (`wrong_phase`), a "
+        "saved game that does not load (`damaged_game`) or a hint or computer step already "
+        "being worked out for this game (`busy`).",
         413: "Body too large (`too_large`).",
         422: "Malformed body (`invalid_request`).",
         429: "Too many requests (`rate_limited`); see the `Retry-After` header.",
