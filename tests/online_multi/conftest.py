@@ -1,6 +1,7 @@
 """Two real `cardtable serve` processes on 127.0.0.1 sharing one throwaway PostgreSQL schema
-(tests/support: `postgres_url`, `fresh_schema`, `ServeProcess`), started once per test module
-and stopped after it; each answers /healthz before a test runs."""
+(tests/support: `postgres_url`, `fresh_schema`, `ServeProcess`), started once for this folder
+and stopped after it; each answers /healthz before a test runs. The browser tests here use
+the system Chromium as tests/web does."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from tests.support.postgres import fresh_schema
 from tests.support.serve_process import ServeProcess
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 
 
 @dataclass
@@ -30,7 +33,7 @@ class Cluster:
         return self.a.output() + self.b.output()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def cluster(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     root: Path = tmp_path_factory.mktemp("online-multi")
     with fresh_schema(postgres_url) as url:
@@ -45,3 +48,8 @@ def cluster(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         finally:
             a.stop()
             b.stop()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
