@@ -71,3 +71,5 @@ _.by_rule_set
 _.replayable
 _.set_commitment
 _.me
+# Starlette's StaticFiles hook, overridden by `WebFiles` (cardtable/server/web.py).
+_.file_response

@@ -236,7 +236,9 @@ class WebFiles(StaticFiles):
 
 @lru_cache(maxsize=256)
 def file_hash(path: str, mtime_ns: int, size: int) -> str:
-    """The first 12 hex digits of the file's SHA-256 (cached while it is unchanged)."""
+    """The first 12 hex digits of the file's SHA-256, cached while it is unchanged: the
+    modification time and size are part of the cache key, so a changed file is read again."""
+    del mtime_ns, size
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
 
 
