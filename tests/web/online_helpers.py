@@ -56,7 +56,9 @@ def online_server(data_dir: Path, *, grace: float = 3.0, step: float = 0.15) -> 
         table_rate=None,
         qr_rate=None,
     )
-    settings = Settings(data_dir=data_dir, database_url=None, online=online, allow_seed_for_tests=True)
+    settings = Settings(
+        data_dir=data_dir, database_url=None, online=online, allow_seed_for_tests=True
+    )
     with live_server(create_app(settings)) as url:
         yield url
 
@@ -112,7 +114,9 @@ def api_get(page: Page, token: str) -> dict[str, Any]:
     return data
 
 
-def api_post(page: Page, token: str, action: str, body: dict[str, Any], seed: int | None = None) -> dict[str, Any]:
+def api_post(
+    page: Page, token: str, action: str, body: dict[str, Any], seed: int | None = None
+) -> dict[str, Any]:
     """A POST on the table as this device (with its version taken fresh when `body` has none)."""
     if "version" not in body:
         body = {"version": api_get(page, token)["version"], **body}
@@ -179,7 +183,9 @@ def join_by_link(page: Page, token: str, name: str, seat: int | None = None) -> 
     open_table(page, token)
     page.locator("#join-name").fill(name)
     buttons = page.locator("button.take-seat")
-    button = buttons.first if seat is None else page.locator(f"button.take-seat[data-seat='{seat}']")
+    button = (
+        buttons.first if seat is None else page.locator(f"button.take-seat[data-seat='{seat}']")
+    )
     button.click()
     expect(page.locator("#leave-btn")).to_be_visible(timeout=LIVE_TIMEOUT)
 
@@ -195,7 +201,11 @@ def join_by_code(page: Page, code: str, name: str, seat: int | None = None) -> s
     expect(page.locator("#table[data-version]")).to_have_count(1, timeout=LIVE_TIMEOUT)
     token = page.url.split("#", 1)[1]
     page.locator("#join-name").fill(name)
-    button = page.locator("button.take-seat").first if seat is None else page.locator(f"button.take-seat[data-seat='{seat}']")
+    button = (
+        page.locator("button.take-seat").first
+        if seat is None
+        else page.locator(f"button.take-seat[data-seat='{seat}']")
+    )
     button.click()
     expect(page.locator("#leave-btn")).to_be_visible(timeout=LIVE_TIMEOUT)
     return token
@@ -224,7 +234,9 @@ def shown_version(page: Page) -> int:
 def wait_version(page: Page, at_least: int, timeout: float = LIVE_TIMEOUT) -> int:
     """Waits until the page shows version `at_least` or later (a live update); returns it."""
     page.wait_for_function(
-        "v => +(document.getElementById('table').dataset.version || 0) >= v", arg=at_least, timeout=timeout
+        "v => +(document.getElementById('table').dataset.version || 0) >= v",
+        arg=at_least,
+        timeout=timeout,
     )
     return shown_version(page)
 
@@ -252,8 +264,8 @@ def wait_turn(page: Page, token: str, timeout: float = 20.0) -> dict[str, Any]:
 # -- playing ------------------------------------------------------------------------------------
 def _choose(moves: list[str]) -> str:
     """A simple policy: play a card (to go out quickly), else move a pile, else end."""
-    shifts = [m for m in moves if m != "end" and m.split(">")[0] in PILES]
-    plays = [m for m in moves if m != "end" and m not in shifts]
+    shifts = [m for m in moves if ">" in m and m.split(">")[0] in PILES]
+    plays = [m for m in moves if ">" in m and m not in shifts]
     return (plays or shifts or ["end"])[0]
 
 
@@ -289,3 +301,43 @@ def play_turn(page: Page, token: str, *, max_moves: int = 12) -> dict[str, Any]:
             return table
     click_move(page, "end")
     return api_get(page, token)
+
+
+def play_turn_api(page: Page, token: str, *, max_moves: int = 12) -> dict[str, Any]:
+    """Plays this device's whole turn like `play_turn`, but through the API with the device's
+    player id (fast; the other devices still see every move over the live channel)."""
+    table = wait_turn(page, token)
+    for _ in range(max_moves):
+        if table["phase"] != "play":
+            return table
+        move = _choose(table["view"]["legal_moves"])
+        table = api_post(page, token, "moves", {"version": table["version"], "move": move})
+        if move == "end":
+            return table
+    return api_post(page, token, "moves", {"version": table["version"], "move": "end"})
+
+
+def play_round(
+    pages: list[Page], token: str, *, clicked_turns: int = 1, timeout: float = 60.0
+) -> dict[str, Any]:
+    """Plays the round to its end: each device plays its seat's turns, the first
+    `clicked_turns` of them by clicking its page, the rest through the API; computer seats
+    (and stand-ins) are left to the server. Returns the table at the end of the round."""
+    seats = {i: set((api_get(p, token)["me"] or {}).get("seats", [])) for i, p in enumerate(pages)}
+    clicked = dict.fromkeys(seats, 0)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        table = api_get(pages[0], token)
+        if table["phase"] in ("round_over", "match_over"):
+            return table
+        seat = (table.get("turn") or {}).get("seat")
+        owner = next((i for i, mine in seats.items() if seat in mine), None)
+        if owner is None or table["seats"][seat]["stand_in"] or table["phase"] != "play":
+            time.sleep(0.1)
+            continue
+        if clicked[owner] < clicked_turns:
+            clicked[owner] += 1
+            play_turn(pages[owner], token)
+        else:
+            play_turn_api(pages[owner], token)
+    raise AssertionError(f"the round did not end in {timeout} s")

@@ -72,7 +72,7 @@ export function rulesLines(table) {
   return [
     t("kc.rules_line", { name: t(`kc.rule_set.${presetOf(rules)}`), options: rulesOptions(rules) }),
     t(`kc.rounds.${st.rounds}`),
-    t("kco.timer_line", { time: t(`kco.timer.${st.turn_timer ? Math.round(st.turn_timer) : "off"}`) }),
+    t("kco.timer_line", { time: st.turn_timer ? t("kco.timer_s", { n: st.turn_timer }) : t("kco.timer.off") }),
     t("kco.stand_in_line", { strength: t(`kc.strength.${st.stand_in}`) }),
   ];
 }
