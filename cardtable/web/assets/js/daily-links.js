@@ -39,7 +39,7 @@ export function addDailyCountdown(box) {
   box.append(a, time);
 }
 
-/** At the end of the daily deal `gameId`, a link back to its board appended to `section`. */
+/** At the end of the daily deal `gameId`, a link back to its board in `section`. */
 export function addDailyEndLink(section, gameId) {
   let daily = null;
   try {
@@ -53,5 +53,8 @@ export function addDailyEndLink(section, gameId) {
   p.append(
     link("daily-back", "daily.back_to_board", `daily.html?table=${encodeURIComponent(daily.table)}`, "button primary"),
   );
-  section.append(p);
+  // Right under the total: the way back to the board is what a daily player wants next.
+  const result = section.querySelector(".end-result");
+  if (result) result.after(p);
+  else section.append(p);
 }

@@ -115,10 +115,8 @@ function renderPokerSquares(stats) {
 function kcRow(label, g) {
   return [
     label,
-    number(g.matches),
-    `${number(g.matches_won)} (${rate(g.matches_won, g.matches)})`,
-    number(g.rounds),
-    number(g.rounds_won),
+    t("stats.won_of", { won: number(g.matches_won), played: number(g.matches) }),
+    t("stats.won_of", { won: number(g.rounds_won), played: number(g.rounds) }),
     number(g.mean_penalty, 2),
   ];
 }
@@ -127,14 +125,7 @@ function renderKingsCorner(stats) {
   const kc = stats.kings_corner;
   const opponent = (k) => (k === "people" ? t("stats.opponent_people") : t(`kc.seat_opt.${k}`));
   const rule = (k) => (k === "unknown" ? t("stats.rules_unknown") : t(`kc.rule_set.${k}`));
-  const head = [
-    t("stats.group"),
-    t("stats.matches"),
-    t("stats.matches_won"),
-    t("stats.rounds"),
-    t("stats.rounds_won"),
-    t("stats.mean_penalty"),
-  ];
+  const head = [t("stats.group"), t("stats.matches_won_of"), t("stats.rounds_won_of"), t("stats.mean_penalty")];
   const rows = [kcRow(t("stats.all"), kc.all)];
   for (const [k, g] of Object.entries(kc.by_opponent)) {
     rows.push(kcRow(t("stats.by_opponent", { name: opponent(k) }), g));
