@@ -50,7 +50,9 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
+import queue
 import random
 import shutil
 import signal
@@ -58,6 +60,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -117,10 +120,6 @@ class Server:
     base: str
     log: Path
 
-    @property
-    def ws(self) -> str:
-        return self.base.replace("http://", "ws://")
-
 
 @contextlib.contextmanager
 def serve(
@@ -162,7 +161,7 @@ def serve(
 @dataclass
 class Device:
     index: int
-    server: Server
+    server: Endpoint
     address: str
     http: httpx.AsyncClient
     player: str = ""
@@ -441,7 +440,7 @@ def measure(tables: list[Table], stats: Stats) -> tuple[int, int]:
                     continue  # counted as undelivered
                 ms = (min(at) - m.sent) * 1000
                 stats.latencies.append(ms)
-                if d.server is not t.devices[m.mover].server:
+                if d.server != t.devices[m.mover].server:
                     stats.cross.append(ms)
         for d in t.devices:
             lost += len(set(t.entries) - set(d.entries))
@@ -482,30 +481,47 @@ async def clients(tables: list[Table]) -> AsyncIterator[None]:
         await bounded(100, [close(d) for d in devices])
 
 
-async def run_setup(
-    label: str, servers: list[Server], tables_n: int, moves: int, think: float, seed: int
-) -> dict[str, Any]:
-    stats = Stats()
-    rng = random.Random(seed)
-    load_before = os.getloadavg()[0]
-    tables: list[Table] = []
-    for ti in range(tables_n):
+@dataclass(frozen=True)
+class Endpoint:
+    """What a client process knows of a server: its name and base URL."""
+
+    name: str
+    base: str
+
+    @property
+    def ws(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+
+@dataclass(frozen=True)
+class Plan:
+    endpoints: list[Endpoint]
+    tables: list[int]
+    """The tables (global numbers) this client process plays."""
+    moves: int
+    think: float
+    seed: int
+
+
+def make_tables(plan: Plan) -> list[Table]:
+    tables = []
+    for ti in plan.tables:
         devices = []
         for k in range(3):
             i = ti * 3 + k
             # Two processes: the host and the second friend on one, the first friend on the
             # other, alternating by table, so each move has local and cross-process watchers.
-            server = servers[(ti + (k == 1)) % len(servers)]
+            server = plan.endpoints[(ti + (k == 1)) % len(plan.endpoints)]
             # Plain HTTP on loopback: no TLS context (httpx would load the CA bundle for
             # each client, about half a second each) and no proxy from the environment.
+            # Idle keep-alive connections are dropped before the server's 5 s keep-alive
+            # ends (as browsers do), so a request never races the server's close.
             transport = httpx.AsyncHTTPTransport(
                 local_address=address(i),
                 retries=0,
                 verify=False,
                 limits=httpx.Limits(keepalive_expiry=3.0),
             )
-            # Idle keep-alive connections are dropped before the server's 5 s keep-alive
-            # ends (as browsers do), so a request never races the server's close.
             http = httpx.AsyncClient(
                 base_url=server.base,
                 transport=transport,
@@ -515,76 +531,151 @@ async def run_setup(
             )
             devices.append(Device(i, server, address(i), http))
         tables.append(Table(ti, devices))
-    print(f"[{label}] {tables_n} tables, {tables_n * 3} devices ...", flush=True)
+    return tables
+
+
+async def client(plan: Plan, barrier: Any) -> dict[str, Any]:
+    """One client process's share of the tables: set up, wait for the others (barrier),
+    connect live and start, wait, play, and return its raw figures."""
+    stats = Stats()
+    rng = random.Random(f"{plan.seed}:{plan.tables[:1]}")
+    tables = make_tables(plan)
+
+    async def together() -> None:
+        await asyncio.to_thread(barrier.wait, 300)
+
     async with clients(tables):
-        t0 = time.monotonic()
         await setup_tables(tables, stats)
-        await asyncio.sleep(1.0)
-        before = sum(rss_kib(s.proc.pid) for s in servers)
+        await together()  # 1: every table exists (memory before connections)
+        await together()  # 2: measured
         await open_live(tables, stats)
         if not await settle(tables, all_online, 60):
             stats.error("not every seat came online within 60 s")
         await start(tables, stats)
         if not await settle(tables, lambda x: x["phase"] == "play" and all_online(x), 60):
             stats.error("not every table started within 60 s")
-        await asyncio.sleep(1.0)
-        after = sum(rss_kib(s.proc.pid) for s in servers)
-        connections = sum(1 for t in tables for d in t.devices if d.ws is not None)
-        setup_s = time.monotonic() - t0
-        print(f"[{label}] set up in {setup_s:.1f} s; playing ...", flush=True)
-        t1 = time.monotonic()
-        cpu_before = sum(cpu_seconds(s.proc.pid) for s in servers)
-        await asyncio.gather(*(play(t, moves, think, stats, rng) for t in tables))
-        play_s = time.monotonic() - t1
-        cpu_play = sum(cpu_seconds(s.proc.pid) for s in servers) - cpu_before
+        await together()  # 3: every connection is open (memory after connections)
+        await together()  # 4: measured: play
+        cpu = time.process_time()
+        await asyncio.gather(*(play(t, plan.moves, plan.think, stats, rng) for t in tables))
+        cpu = time.process_time() - cpu
         await asyncio.sleep(0.5)
         lost, doubled = measure(tables, stats)
-        closed = sum(1 for t in tables for d in t.devices if d.closed_early)
-    lat = stats.latencies
+        return {
+            "connections": sum(1 for t in tables for d in t.devices if d.ws is not None),
+            "moves": stats.moves,
+            "latencies": stats.latencies,
+            "cross": stats.cross,
+            "undelivered": stats.undelivered,
+            "lost": lost,
+            "doubled": doubled,
+            "closed": sum(1 for t in tables for d in t.devices if d.closed_early),
+            "errors": stats.errors,
+            "client_cpu": cpu,
+        }
+
+
+def client_process(plan: Plan, barrier: Any, results: Any) -> None:
+    """Entry of a client process: its figures (or its failure) go to ``results``."""
+    try:
+        results.put(asyncio.run(client(plan, barrier)))
+    except BaseException as exc:
+        barrier.abort()
+        results.put({"errors": {f"client: {type(exc).__name__}: {exc}": 1}})
+
+
+def run_setup(label: str, servers: list[Server], args: argparse.Namespace) -> dict[str, Any]:
+    """One setup with ``args.clients`` client processes sharing the tables."""
+    load_before = os.getloadavg()[0]
+    endpoints = [Endpoint(s.name, s.base) for s in servers]
+    n = max(1, min(args.clients, args.tables))
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(n + 1)
+    results = ctx.Queue()
+    plans = [
+        Plan(endpoints, list(range(k, args.tables, n)), args.moves, args.think, args.seed)
+        for k in range(n)
+    ]
+    procs = [ctx.Process(target=client_process, args=(p, barrier, results)) for p in plans]
+    print(f"[{label}] {args.tables} tables, {args.tables * 3} devices, {n} client processes",
+          flush=True)  # fmt: skip
+    t0 = time.monotonic()
+    for proc in procs:
+        proc.start()
+    outcome: list[dict[str, Any]] = []
+    try:
+        deadline = time.monotonic() + args.deadline
+        barrier.wait(args.deadline)  # 1
+        time.sleep(1.0)
+        before = sum(rss_kib(s.proc.pid) for s in servers)
+        barrier.wait(60)  # 2
+        barrier.wait(max(1.0, deadline - time.monotonic()))  # 3
+        time.sleep(1.0)
+        after = sum(rss_kib(s.proc.pid) for s in servers)
+        setup_s = time.monotonic() - t0
+        print(f"[{label}] set up in {setup_s:.1f} s; playing ...", flush=True)
+        cpu_before = sum(cpu_seconds(s.proc.pid) for s in servers)
+        t1 = time.monotonic()
+        barrier.wait(60)  # 4
+        for _ in procs:
+            outcome.append(results.get(timeout=max(1.0, deadline - time.monotonic())))
+        play_s = time.monotonic() - t1
+        cpu_play = sum(cpu_seconds(s.proc.pid) for s in servers) - cpu_before
+    except (threading.BrokenBarrierError, queue.Empty):
+        while not results.empty():
+            outcome.append(results.get())
+        errors: dict[str, int] = {"the clients did not finish in time": 1}
+        for o in outcome:
+            errors.update(o.get("errors", {}))
+        return {"setup": label, "errors": errors}
+    finally:
+        for proc in procs:
+            proc.join(30)
+            if proc.is_alive():
+                proc.kill()
+    errors = {}
+    for o in outcome:
+        for key, count in o.get("errors", {}).items():
+            errors[key] = errors.get(key, 0) + count
+    lat = [x for o in outcome for x in o.get("latencies", [])]
+    cross = [x for o in outcome for x in o.get("cross", [])]
+    moves = sum(o.get("moves", 0) for o in outcome)
+    connections = sum(o.get("connections", 0) for o in outcome)
+    client_cpu = sum(o.get("client_cpu", 0.0) for o in outcome)
     return {
         "setup": label,
         "processes": len(servers),
-        "tables": tables_n,
+        "client_processes": n,
+        "tables": args.tables,
         "connections": connections,
-        "moves": stats.moves,
-        "moves_per_s": round(stats.moves / play_s, 1) if play_s else 0,
-        "server_cpu_ms_per_move": round(cpu_play * 1000 / stats.moves, 1) if stats.moves else None,
+        "moves": moves,
+        "moves_per_s": round(moves / play_s, 1) if play_s else 0,
+        "server_cpu_ms_per_move": round(cpu_play * 1000 / moves, 1) if moves else None,
+        "client_cpu_ms_per_move": round(client_cpu * 1000 / moves, 1) if moves else None,
         "deliveries": len(lat),
         "p50_ms": round(percentile(lat, 50), 1),
         "p95_ms": round(percentile(lat, 95), 1),
         "p99_ms": round(percentile(lat, 99), 1),
         "max_ms": round(max(lat), 1) if lat else None,
-        "cross_deliveries": len(stats.cross),
-        "cross_p95_ms": round(percentile(stats.cross, 95), 1) if stats.cross else None,
+        "cross_deliveries": len(cross),
+        "cross_p95_ms": round(percentile(cross, 95), 1) if cross else None,
         "rss_before_mib": round(before / 1024, 1),
         "rss_after_mib": round(after / 1024, 1),
         "kib_per_connection": round((after - before) / connections, 1) if connections else None,
-        "undelivered": stats.undelivered,
-        "lost": lost,
-        "doubled": doubled,
-        "live_closed": closed,
-        "errors": stats.errors,
+        "undelivered": sum(o.get("undelivered", 0) for o in outcome),
+        "lost": sum(o.get("lost", 0) for o in outcome),
+        "doubled": sum(o.get("doubled", 0) for o in outcome),
+        "live_closed": sum(o.get("closed", 0) for o in outcome),
+        "errors": errors,
         "load_avg_1m": f"{load_before:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs",
         "setup_s": round(setup_s, 1),
         "play_s": round(play_s, 1),
     }
 
 
-async def bounded_setup(deadline: float, *args: Any) -> dict[str, Any]:
-    try:
-        return await asyncio.wait_for(run_setup(*args), deadline)
-    except TimeoutError:
-        return {"setup": args[0], "errors": {f"did not finish within {deadline:.0f} s": 1}}
-    except Exception as exc:  # a setup that broke is a result too
-        return {"setup": args[0], "errors": {f"{type(exc).__name__}: {exc}": 1}}
-
-
 def sqlite_run(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     with serve("A", root / "sqlite-data", root / "sqlite.log", None) as a:
-        result = asyncio.run(
-            bounded_setup(args.deadline, "sqlite, 1 process", [a], args.tables, args.moves,
-                          args.think, args.seed)
-        )  # fmt: skip
+        result = run_setup("sqlite, 1 process", [a], args)
         result["server_log_errors"] = _log_errors(a.log)
         return result
 
@@ -598,10 +689,7 @@ def postgres_run(args: argparse.Namespace, root: Path) -> dict[str, Any]:
         serve("A", root / "pg-a", root / "pg-a.log", url) as a,
         serve("B", root / "pg-b", root / "pg-b.log", url) as b,
     ):
-        result = asyncio.run(
-            bounded_setup(args.deadline, "postgresql, 2 processes", [a, b], args.tables,
-                          args.moves, args.think, args.seed)
-        )  # fmt: skip
+        result = run_setup("postgresql, 2 processes", [a, b], args)
         result["server_log_errors"] = _log_errors(a.log) + _log_errors(b.log)
         return result
 
@@ -627,6 +715,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=3.0,
                         help="mean seconds between two moves at one table (3)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clients", type=int, default=4,
+                        help="client processes sharing the devices (4)")  # fmt: skip
     parser.add_argument("--deadline", type=float, default=300.0,
                         help="seconds one setup may take at most (300)")  # fmt: skip
     parser.add_argument("--json", type=Path, help="also write the figures here")
