@@ -44,13 +44,21 @@ second; generous for a loaded test machine)."""
 
 # -- the server ---------------------------------------------------------------------------------
 @contextlib.contextmanager
-def online_server(data_dir: Path, *, grace: float = 3.0, step: float = 0.15) -> Iterator[str]:
-    """A real server on a loopback port with fast online timings (grace period and computer
-    pace in seconds), `X-Test-Seed` allowed and the per-address join and lookup limits off
-    (every test device comes from 127.0.0.1). Yields the base URL."""
+def online_server(
+    data_dir: Path,
+    *,
+    grace: float = 3.0,
+    step: float = 0.15,
+    turn_timers: tuple[float, ...] = (2, 30, 60, 120),
+) -> Iterator[str]:
+    """A real server on a loopback port with fast online timings (grace period, computer
+    pace, and a 2 s turn timer besides the real ones, in seconds), `X-Test-Seed` allowed and
+    the per-address join and lookup limits off (every test device comes from 127.0.0.1).
+    Yields the base URL."""
     online = OnlineSettings(
         grace_seconds=grace,
         computer_step_seconds=step,
+        turn_timers=turn_timers,
         lookup_rate=None,
         join_rate=None,
         table_rate=None,

@@ -16,15 +16,11 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from cardtable.server import Settings, create_app
-from cardtable.server.online_config import OnlineSettings
-from tests.support.live_server import live_server
 from tests.web.a11y import assert_no_axe_violations, assert_tap_targets
 from tests.web.conftest import ConsoleGuard
 from tests.web.online_helpers import (
@@ -256,48 +252,36 @@ def test_leaving_and_coming_back(device: Device, online_url: str) -> None:
     assert played or table["phase"] != "play", "Dee never had the seat back"
 
 
-def test_turn_timer_and_language(
-    browser: Browser, tmp_path: Path, console_guard: ConsoleGuard
-) -> None:
-    online = OnlineSettings(turn_timers=(2, 30, 60, 120), computer_step_seconds=0.1, join_rate=None)
-    app = create_app(
-        Settings(data_dir=tmp_path, database_url=None, online=online, allow_seed_for_tests=True)
+def test_turn_timer_and_language(device: Device) -> None:
+    host = device()
+    friend = device(locale="ja-JP")
+    body = {
+        "name": "Eve",
+        "seats": [{"kind": "me"}, {"kind": "invite"}],
+        "rules": {"preset": "standard"},
+        "rounds": 1,
+        "turn_timer": 2,
+    }
+    token = create_table_api(host, body)["token"]
+    expect(host.locator("#lobby-rules")).to_contain_text("Turn timer: 2 s")
+    # The language switch re-fills the page in place.
+    host.locator("[data-set-lang=ja]").click()
+    expect(host.locator("#lobby-title")).to_have_text("参加者を待っています")
+    expect(host.locator("#lobby-rules")).to_contain_text("持ち時間：2秒")
+    host.locator("[data-set-lang=en]").click()
+    expect(host.locator("#lobby-title")).to_have_text("Waiting for players")
+    join_by_link(friend, token, "Fumi")
+    api_post(host, token, "start", {}, seed=3)
+    wait_phase(host, "play")
+    first = api_get(host, token)["turn"]["seat"]
+    idle = host if first == 0 else friend
+    watcher = friend if first == 0 else host
+    # Nobody moves: the countdown shows, then a computer finishes the turn.
+    expect(idle.locator("#timer-line")).to_be_visible()
+    left = re.compile(r"(Time left|残り時間) ?0:0[0-2]")
+    expect(watcher.locator("#timer-line")).to_have_text(left)
+    expect(watcher.locator("#table")).to_have_attribute(
+        "data-to-play", str(1 - first), timeout=LIVE_TIMEOUT
     )
-    with live_server(app) as url:
-        host = open_device(browser, url, console_guard)
-        friend = open_device(browser, url, console_guard, locale="ja-JP")
-        try:
-            body = {
-                "name": "Eve",
-                "seats": [{"kind": "me"}, {"kind": "invite"}],
-                "rules": {"preset": "standard"},
-                "rounds": 1,
-                "turn_timer": 2,
-            }
-            token = create_table_api(host, body)["token"]
-            expect(host.locator("#lobby-rules")).to_contain_text("Turn timer: 2 s")
-            # The language switch re-fills the page in place.
-            host.locator("[data-set-lang=ja]").click()
-            expect(host.locator("#lobby-title")).to_have_text("参加者を待っています")
-            expect(host.locator("#lobby-rules")).to_contain_text("持ち時間：2秒")
-            host.locator("[data-set-lang=en]").click()
-            expect(host.locator("#lobby-title")).to_have_text("Waiting for players")
-            join_by_link(friend, token, "Fumi")
-            api_post(host, token, "start", {}, seed=3)
-            wait_phase(host, "play")
-            first = api_get(host, token)["turn"]["seat"]
-            idle = host if first == 0 else friend
-            watcher = friend if first == 0 else host
-            # Nobody moves: the countdown shows, then a computer finishes the turn.
-            expect(idle.locator("#timer-line")).to_be_visible()
-            expect(watcher.locator("#timer-line")).to_have_text(
-                re.compile(r"(Time left|残り時間) ?0:0[0-2]")
-            )
-            expect(watcher.locator("#table")).to_have_attribute(
-                "data-to-play", str(1 - first), timeout=LIVE_TIMEOUT
-            )
-            log = api_get(host, token)["log"]
-            assert any(e["seat"] == first and e["move"] == "end" for e in log)
-        finally:
-            host.context.close()
-            friend.context.close()
+    log = api_get(host, token)["log"]
+    assert any(e["seat"] == first and e["move"] == "end" for e in log)

@@ -101,6 +101,7 @@ export function renderLobby(table, { join, makeComputer, serverNow, inviteUrl })
   $("lobby-rules").replaceChildren(...rulesLines(table).map((line) => el("li", "", line)));
 
   const seated = Boolean(me);
+  $("lobby").classList.toggle("guest", !seated);
   $("join-box").hidden = seated || !open.length;
   const items = table.seats.map((s, seat) => {
     const li = el("li", `lobby-seat ${s.kind}`);

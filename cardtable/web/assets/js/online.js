@@ -169,7 +169,7 @@ function renderPlay() {
   const end = $("end-btn");
   end.hidden = over || watching;
   end.disabled = !a.moves.includes("end");
-  $("undo-btn").hidden = watching;
+  $("undo-btn").hidden = watching || over;
   $("undo-btn").disabled = !myTurn() || !v.can_undo;
   $("table-leave-btn").hidden = watching;
   tableEl.classList.toggle("over", over);
