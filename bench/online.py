@@ -1,7 +1,8 @@
 """Online Kings Corner under load: how long a move takes to reach the other devices of its
 table, what a live connection costs the server, and whether any move is lost or doubled.
 
-    python -m bench.online [--tables 200] [--moves 15] [--think 3] [--sqlite | --postgres | --both]
+    python -m bench.online [--tables 200] [--moves 15] [--think 3] [--clients 4]
+                           [--sqlite | --postgres | --both]
 
 Everything runs on loopback. Each setup starts real ``cardtable serve`` processes
 (subprocesses, access log off): ``--sqlite`` one process on a temporary SQLite folder,
@@ -40,6 +41,10 @@ Figures per setup:
   ``n``, seat, move). Each device keeps every log entry it is sent live; afterwards its
   entries must be exactly the table's (none missing: lost; none extra or differing: doubled),
   with each round's ``n`` running 1, 2, 3 ... without a gap or a repeat.
+
+The devices are spread over ``--clients`` client processes (tables dealt round-robin), which
+meet at barriers so that memory is read while every client is idle and all start playing
+together; one Python process would itself be the bottleneck at 600 connections.
 
 The whole run is bounded: every wait has a timeout and each setup has ``--deadline`` seconds.
 """
