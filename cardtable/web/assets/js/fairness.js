@@ -15,6 +15,8 @@
  * hand seen, so the verify page can show that the commitment came before the cards.
  */
 
+import { storageGet, storageSet } from "./settings.js";
+
 export const ALGORITHM_NAME = "cardtable-fair-shuffle/1";
 const RANKS = "A23456789TJQK";
 const SUITS = "SHDC";
@@ -92,7 +94,7 @@ export async function fairDeck(seedHex) {
 // -- what this browser saw ------------------------------------------------------------------
 function readAll() {
   try {
-    const data = JSON.parse(localStorage.getItem(STORE) || "{}");
+    const data = JSON.parse(storageGet(STORE) || "{}");
     return data && typeof data === "object" ? data : {};
   } catch {
     return {};
@@ -102,11 +104,8 @@ function readAll() {
 function writeAll(data) {
   const keys = Object.keys(data).sort((a, b) => (data[b].at || 0) - (data[a].at || 0));
   const kept = Object.fromEntries(keys.slice(0, KEEP).map((k) => [k, data[k]]));
-  try {
-    localStorage.setItem(STORE, JSON.stringify(kept));
-  } catch {
-    // No storage: the verify page then says the commitment was not recorded here.
-  }
+  // Without storage this lives in memory: the verify page then has no record of it.
+  storageSet(STORE, JSON.stringify(kept));
 }
 
 /** The record of a commitment this browser saw before its reveal, or null. */
@@ -116,6 +115,12 @@ export function recordOf(commitment) {
 
 /** Notes a game answer (any API answer may be passed: others are ignored). */
 export function noteFairness(data) {
+  if (data?.poker_squares !== undefined || data?.kings_corner !== undefined) {
+    // "Continue": the unfinished game of each kind.
+    noteFairness(data.poker_squares);
+    noteFairness(data.kings_corner);
+    return;
+  }
   const game = data?.game?.view ? data.game : data?.current?.view ? data.current : data;
   const view = game?.view;
   const fair = view?.fairness;
