@@ -73,3 +73,8 @@ _.set_commitment
 _.me
 # Starlette's StaticFiles hook, overridden by `WebFiles` (cardtable/server/web.py).
 _.file_response
+# Provably fair shuffles (docs/fairness.md): the `fairness` response field and its
+# `algorithm`, read by the JSON encoder; `daily_commitment` is the daily deal's call.
+_.algorithm
+_.fairness
+_.daily_commitment

@@ -20,7 +20,6 @@ from cardtable.cli.errors import UsageError
 from cardtable.fairness import ALGORITHM, FairnessError, verify
 
 HAND = 7
-PS_CELLS = 25
 
 
 def register(sub: Any) -> None:
