@@ -20,7 +20,9 @@ from __future__ import annotations
 import base64
 import json
 import mimetypes
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Route, sync_playwright
@@ -153,7 +155,10 @@ def generate(only: set[str] | None = None) -> None:
         browser.close()
     names = [f.name for f in FIGURES]
     layouts = {n: layouts[n] for n in names if n in layouts}
-    old.write_text(json.dumps(layouts, indent=1, sort_keys=True) + "\n")
+    old.write_text(json.dumps(layouts, indent=2, sort_keys=True) + "\n")
+    # Formatted as Biome wants it (make lint checks every JSON file under cardtable/web).
+    biome = Path(sys.executable).parent / "biome"
+    subprocess.run([str(biome), "format", "--write", str(old)], check=True, capture_output=True)
     sizes = ", ".join(f'"{n}": [{v["width"]}, {v["height"]}]' for n, v in layouts.items())
     SIZES_TEMPLATE.write_text(
         "{# Written by tools/figures (make figures): each figure's size in CSS pixels. #}\n"
