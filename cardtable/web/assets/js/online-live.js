@@ -3,7 +3,8 @@
  * WebSocket that says hello with this browser's player id and the last version it has, then
  * receives the table after every change. A dropped connection is opened again with a growing,
  * jittered delay (0.5 s doubling to 10 s); coming back online or to the tab retries at once.
- * Closing codes: 4404 the table is gone (no retry), 4409 too many spectators (retry slowly).
+ * Closing codes: 4404 the table is gone (no retry), 4409 too many spectators (retry slowly),
+ * 4401 an unknown player id (replaced through the API, then retried).
  */
 
 import { ensurePlayer, onlineApi } from "./api.js";
@@ -74,6 +75,14 @@ export function openLive(token, { onTable, onState, version }) {
       if (stopped) return;
       if (ev.code === 4404) {
         onState("gone");
+        return;
+      }
+      if (ev.code === 4401) {
+        // An unknown player id (a server that forgot it): any API call replaces it.
+        onlineApi
+          .get(token)
+          .catch(() => null)
+          .finally(() => schedule(backoff()));
         return;
       }
       if (ev.code === 4409) {
