@@ -257,13 +257,25 @@ class Table:
 
 
 async def request(
-    device: Device, stats: Stats, method: str, path: str, body: Any = None, ok: int = 200
+    device: Device,
+    stats: Stats,
+    method: str,
+    path: str,
+    body: Any = None,
+    ok: int = 200,
+    tries: int = 1,
 ) -> dict[str, Any] | None:
-    try:
-        r = await device.http.request(method, path, json=body, headers=device.headers())
-    except httpx.HTTPError as exc:
-        stats.error(f"{method} {path.split('/')[-1]}: {type(exc).__name__}")
-        return None
+    """The answer's JSON, or None (the failure counted in ``stats``). ``tries`` > 1 repeats
+    a request whose connection failed (set-up steps: a repeated join changes nothing)."""
+    for attempt in range(tries):
+        try:
+            r = await device.http.request(method, path, json=body, headers=device.headers())
+            break
+        except httpx.HTTPError as exc:
+            if attempt + 1 < tries:
+                continue
+            stats.error(f"{method} {path.split('/')[-1]}: {type(exc).__name__}")
+            return None
     if r.status_code != ok:
         code = r.json().get("code") if "json" in r.headers.get("content-type", "") else ""
         stats.error(f"{method} {path.split('/')[-1]}: {r.status_code} {code}")
@@ -303,7 +315,7 @@ async def setup_tables(tables: list[Table], stats: Stats) -> None:
     devices = [d for t in tables for d in t.devices]
 
     async def signup(d: Device) -> None:
-        data = await request(d, stats, "POST", "/api/players", ok=201)
+        data = await request(d, stats, "POST", "/api/players", ok=201, tries=3)
         if data is None:
             raise RuntimeError(f"no player id: {stats.errors}")
         d.player = data["player_id"]
@@ -314,7 +326,7 @@ async def setup_tables(tables: list[Table], stats: Stats) -> None:
         host, bob, cy = t.devices
         body = {"name": "Ann", "seats": [{"kind": "me"}, {"kind": "invite"}, {"kind": "invite"}],
                 "rounds": 5}  # fmt: skip
-        made = await request(host, stats, "POST", BASE, body, ok=201)
+        made = await request(host, stats, "POST", BASE, body, ok=201, tries=3)
         if made is None:
             raise RuntimeError(f"no table: {stats.errors}")
         t.token = made["token"]
@@ -322,7 +334,7 @@ async def setup_tables(tables: list[Table], stats: Stats) -> None:
         for name, friend in zip(NAMES[1:], (bob, cy), strict=True):
             joined = await request(
                 friend, stats, "POST", f"{BASE}/{t.token}/join",
-                {"version": table["version"], "name": name},
+                {"version": table["version"], "name": name}, tries=3,
             )  # fmt: skip
             if joined is None:
                 raise RuntimeError(f"no join: {stats.errors}")
@@ -627,8 +639,9 @@ def run_setup(label: str, servers: list[Server], args: argparse.Namespace) -> di
         play_s = time.monotonic() - t1
         cpu_play = sum(cpu_seconds(s.proc.pid) for s in servers) - cpu_before
     except (threading.BrokenBarrierError, queue.Empty):
-        while not results.empty():
-            outcome.append(results.get())
+        for _ in range(len(procs) - len(outcome)):
+            with contextlib.suppress(queue.Empty):
+                outcome.append(results.get(timeout=10))
         errors: dict[str, int] = {"the clients did not finish in time": 1}
         for o in outcome:
             errors.update(o.get("errors", {}))
