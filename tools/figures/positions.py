@@ -99,7 +99,7 @@ def kc_deal() -> JSON:
 def _build_state() -> Any:
     return kc_state(
         [["8S", "8D", "4H", "QC", "2C", "6H"], ["5C", "JH", "3D", "TS", "7C", "AS"]],
-        {"N": ["9H"], "E": ["KC", "QD", "JC"], "S": ["5S"], "W": ["TD"]},
+        {"N": ["TD"], "E": ["KC", "QD", "JC"], "S": ["5S"], "W": ["9H"]},
         12,
     )
 
@@ -181,7 +181,7 @@ def kc_kings_first() -> JSON:
     rules = {**STANDARD, "kings": "first"}
     state = kc_state(
         [["KS", "7H", "3C", "9D"], ["5C", "2H", "TS", "6D"]],
-        {"N": ["8S"], "E": ["QD", "JS"], "S": ["4H"], "W": ["TC"]},
+        {"N": ["TC"], "E": ["QD", "JS"], "S": ["4H"], "W": ["8S"]},
         8,
         rules,
     )
@@ -398,7 +398,7 @@ FIGURES: tuple[Figure, ...] = (
         "kc-build",
         kc_build,
         (M(1, "card:8S", "t"), M(2, "card:8D", "t")),
-        (A("card:8S", "tail:N"), A("card:8D", "tail:N", "no")),
+        (A("card:8S", "tail:W"), A("card:8D", "tail:W", "no")),
     ),
     Figure(
         "kc-corner",
@@ -428,9 +428,9 @@ FIGURES: tuple[Figure, ...] = (
         "kc-kings-first",
         kc_kings_first,
         (M(1, "card:KS", "t"), M(2, "card:7H", "t")),
-        (A("card:KS", "pile:NW"), A("card:7H", "tail:N", "no")),
+        (A("card:KS", "pile:SW"), A("card:7H", "tail:W", "no")),
     ),
-    Figure("kc-dealt-kings", kc_dealt_kings, (M(1, "pile:NW", "tr"), M(2, "pile:S", "tr"))),
+    Figure("kc-dealt-kings", kc_dealt_kings, (M(1, "tail:NW", "tr"), M(2, "tail:S", "tr"))),
     Figure(
         "kc-pile-moves-off",
         kc_pile_moves_off,
