@@ -20,6 +20,8 @@ from cardtable.server.online.store import OnlineStore
 from cardtable.server.store.postgres import PostgresStore
 from tests.support.postgres import fresh_schema
 
+from .aio import run
+
 WAIT = 5.0
 
 
@@ -57,7 +59,7 @@ def test_the_local_fanout_sends_nothing_and_waits() -> None:
         with pytest.raises(asyncio.CancelledError):
             await task
 
-    asyncio.run(main())
+    run(main())
 
 
 def test_a_committed_save_is_heard_and_a_rolled_back_one_is_not(
@@ -104,7 +106,7 @@ def test_a_committed_save_is_heard_and_a_rolled_back_one_is_not(
             with pytest.raises(asyncio.CancelledError):
                 await task
 
-    asyncio.run(main())
+    run(main())
 
 
 def test_the_listener_reconnects_and_catches_up(pg: tuple[str, OnlineStore]) -> None:
@@ -149,7 +151,7 @@ def test_the_listener_reconnects_and_catches_up(pg: tuple[str, OnlineStore]) -> 
             with pytest.raises(asyncio.CancelledError):
                 await task
 
-    asyncio.run(main())
+    run(main())
 
 
 def test_an_unreachable_database_is_retried_quietly(caplog: pytest.LogCaptureFixture) -> None:
@@ -163,7 +165,7 @@ def test_an_unreachable_database_is_retried_quietly(caplog: pytest.LogCaptureFix
             await task
 
     with caplog.at_level("DEBUG", logger="cardtable.server.online"):
-        asyncio.run(main())
+        run(main())
     warnings = [r for r in caplog.records if r.levelname == "WARNING"]
     assert len(warnings) == 1 and "cannot connect" in warnings[0].getMessage()
     assert sum(r.levelname == "DEBUG" for r in caplog.records) >= 2

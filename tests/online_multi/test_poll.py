@@ -12,6 +12,8 @@ import pytest
 from cardtable.server.online.hub import Hub
 from cardtable.server.online.poll import poll, tick
 
+from .aio import run
+
 
 def test_a_tick_wakes_only_tables_that_moved() -> None:
     async def main() -> None:
@@ -38,7 +40,7 @@ def test_a_tick_wakes_only_tables_that_moved() -> None:
             await tick(hub, versions, 0, 100)
             assert await b.wait(0.05) and not await a.wait(0.05)
 
-    asyncio.run(main())
+    run(main())
 
 
 def test_a_large_watch_set_is_taken_in_turns() -> None:
@@ -58,7 +60,7 @@ def test_a_large_watch_set_is_taken_in_turns() -> None:
         assert asked == [["a", "b"], ["c", "d"], ["e"]]
         assert start == 0
 
-    asyncio.run(main())
+    run(main())
 
 
 def test_the_poll_survives_failures_and_delivers(caplog: pytest.LogCaptureFixture) -> None:
@@ -88,7 +90,7 @@ def test_the_poll_survives_failures_and_delivers(caplog: pytest.LogCaptureFixtur
         assert calls >= 4
 
     with caplog.at_level(logging.INFO, logger="cardtable.server.online"):
-        asyncio.run(main())
+        run(main())
     failures = [r for r in caplog.records if "poll failed" in r.getMessage()]
     assert len(failures) == 1
     assert any("works again" in r.getMessage() for r in caplog.records)
@@ -111,4 +113,4 @@ def test_the_poll_idles_without_watchers() -> None:
             await task
         assert asked == []
 
-    asyncio.run(main())
+    run(main())
