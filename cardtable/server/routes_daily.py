@@ -22,7 +22,7 @@ from cardtable.poker_squares import ENGINE
 
 from . import retention
 from .daily_store import DailyStore, Entry, Settled
-from .errors import damaged, invalid, not_found, responses
+from .errors import damaged, not_found, responses
 from .models import PSGame
 from .players import PlayerDep
 from .routes_poker_squares import KIND, render
@@ -38,7 +38,8 @@ TARGET = "normal"
 PREVIOUS_DAYS = 30
 SETTLE_BATCH = 100
 NAME_MAX = 24
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+ZWJ = "\u200d"  # joins emoji sequences; every other format character is dropped
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 # -- the clock (tests set ``app.state.daily_clock``) ---------------------------------------
@@ -118,7 +119,9 @@ class DailyPlay(BaseModel):
 
 class DisplayName(BaseModel):
     name: str | None = Field(
-        default=None, description="1-24 characters after NFKC normalisation; null: anonymous."
+        default=None,
+        max_length=256,
+        description="Shown as at most 24 characters after NFKC normalisation; null: anonymous.",
     )
 
 
@@ -202,20 +205,19 @@ def daily(
     player: PlayerDep,
     store: StoreDep,
     request: Request,
-    day: Annotated[str | None, Query(description="YYYY-MM-DD (UTC); today by default.")] = None,
+    day: Annotated[
+        str | None, Query(pattern=_DAY.pattern, description="YYYY-MM-DD (UTC); today by default.")
+    ] = None,
 ) -> DailyDay:
     """The day's deal at ``table``: the player's entry, rank and streak, the top 100, the
     histogram of every ranked total and the earlier days."""
     now = clock(request)
     today = day_of(now)
-    if day is None:
-        day = today
-    elif not _DAY.fullmatch(day):
-        raise invalid("day: YYYY-MM-DD")
+    day = today if day is None else day
     try:
         start = day_start(day)
-    except ValueError:
-        raise invalid("day: YYYY-MM-DD") from None
+    except ValueError:  # a date the calendar does not have, such as 2030-02-30
+        raise not_found("day") from None
     if day > today:
         raise not_found("day")
     settle(store, player)
@@ -287,16 +289,25 @@ def _created_before(store: Store, player: str, moment: datetime) -> bool:
         raise damaged("player") from None
 
 
-@router.put("/name", response_model=DisplayName, responses=responses(401, 422))
+@router.put("/me/name", response_model=DisplayName, responses=responses(401))
 def set_name(body: DisplayName, player: PlayerDep, store: StoreDep) -> DisplayName:
-    """Set (or, with null or an empty text, clear) the display name on the boards."""
-    name = None
-    if body.name is not None:
-        name = unicodedata.normalize("NFKC", body.name).strip()
-        if len(name) > NAME_MAX:
-            raise invalid(f"name: at most {NAME_MAX} characters after NFKC normalisation")
-        if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
-            raise invalid("name: control or unassigned characters")
-        name = name or None
+    """Set the display name on the boards, as it will show: NFKC-normalised, trimmed, without
+    control, format or unassigned characters, at most 24 characters. Null, or a text with
+    nothing left, makes the player anonymous."""
+    name = None if body.name is None else clean_name(body.name)
     DailyStore(store).set_name(player, name)
     return DisplayName(name=name)
+
+
+def clean_name(text: str) -> str | None:
+    name = unicodedata.normalize("NFKC", text)
+    kept = "".join(
+        ch
+        for ch in name
+        if ch == ZWJ
+        or not (
+            unicodedata.category(ch).startswith("C") or unicodedata.category(ch) in ("Zl", "Zp")
+        )
+    )
+    kept = " ".join(kept.split())[:NAME_MAX].strip()
+    return kept or None

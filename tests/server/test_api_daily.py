@@ -170,7 +170,8 @@ def test_day_boundary_and_new_ids(app: FastAPI, api: Api, other: Api, clock: Clo
 
 def test_bad_days(api: Api, clock: Clock) -> None:
     assert api.get("/api/daily/american?day=2030-01-02", status=404)["code"] == "not_found"
-    assert api.get("/api/daily/american?day=2030-13-01", status=422)
+    assert api.get("/api/daily/american?day=2030-13-01", status=404)
+    assert api.get("/api/daily/american?day=2029-02-29", status=404)
     assert api.get("/api/daily/american?day=yesterday", status=422)
     assert api.get("/api/daily/piquet", status=422)
 
@@ -210,14 +211,18 @@ def test_two_players_finish_at_the_same_moment(app: FastAPI, client: Any, clock:
 
 def test_display_name(app: FastAPI, api: Api, clock: Clock) -> None:
     created_at(app, api, DAY1 - timedelta(days=1))
-    assert api.call("PUT", "/api/daily/name", {"name": " ＡＢＣ "}) == {"name": "ABC"}
+    name = "/api/daily/me/name"
+    assert api.call("PUT", name, {"name": " ＡＢＣ "}) == {"name": "ABC"}
     finish(api, start(api)["game"])
     assert board(api)["board"]["top"][0]["name"] == "ABC"
     assert board(api)["display_name"] == "ABC"
-    api.call("PUT", "/api/daily/name", {"name": "x" * 25}, status=422)
-    api.call("PUT", "/api/daily/name", {"name": "a\u0000b"}, status=422)
+    # At most 24 characters once normalised; control and format characters are dropped.
+    assert api.call("PUT", name, {"name": "x" * 30}) == {"name": "x" * 24}
+    assert api.call("PUT", name, {"name": "a\u0000b\u200bc"}) == {"name": "abc"}
+    assert api.call("PUT", name, {"name": "\u0001 "}) == {"name": None}
+    api.call("PUT", name, {"name": "x" * 257}, status=422)
     # Markup is kept as text: the page shows it with textContent.
-    assert api.call("PUT", "/api/daily/name", {"name": "<b>&</b>"}) == {"name": "<b>&</b>"}
+    assert api.call("PUT", name, {"name": "<b>&</b>"}) == {"name": "<b>&</b>"}
     assert board(api)["board"]["top"][0]["name"] == "<b>&</b>"
-    assert api.call("PUT", "/api/daily/name", {"name": None}) == {"name": None}
+    assert api.call("PUT", name, {"name": None}) == {"name": None}
     assert board(api)["board"]["top"][0]["name"] is None

@@ -45,7 +45,7 @@ const enc = encodeURIComponent;
 export const dailyApi = {
   day: (table, day = null) => call("GET", `/api/daily/${enc(table)}${day ? `?day=${enc(day)}` : ""}`),
   play: (table) => call("POST", `/api/daily/${enc(table)}/play`),
-  setName: (name) => call("PUT", "/api/daily/name", { name }),
+  setName: (name) => call("PUT", "/api/daily/me/name", { name }),
   stats: () => call("GET", "/api/stats"),
   history: () => call("GET", "/api/stats/history"),
   exportData: () => call("GET", "/api/stats/export"),
