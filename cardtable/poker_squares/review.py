@@ -42,13 +42,13 @@ MARKS = ("inaccuracy", "mistake", "blunder")
 
 THRESHOLDS: dict[str, tuple[float, float, float]] = {
     "american": (3.0, 8.0, 20.0),
-    "british": (1.5, 4.0, 8.0),
+    "british": (1.0, 3.0, 8.0),
 }
 """Loss (points) from which a placement is an inaccuracy, a mistake, a blunder, per point
-table. Chosen from the distribution of per-placement losses of the learned evaluator playing
-alone over many deals (``python -m bench.review_thresholds``; docs/review.md): about one
-placement in ten of that decent but imperfect player is an inaccuracy or worse, one in 25 a
-mistake or worse, one in 100 a blunder."""
+table. Chosen from the measured distribution of per-placement losses of the learned evaluator
+playing alone, a decent player close to the hint (``python -m bench.review_thresholds``;
+docs/review.md): an inaccuracy is a loss that player makes about once in 100 placements (its
+99th percentile), a mistake one it makes at most once in 1000, a blunder one it never made."""
 
 STEPS = 2 * CELLS
 """Progress units of one review: 25 placements reviewed, then 25 placed by par."""
