@@ -24,6 +24,7 @@ from .store import OnlineStore
 
 log = logging.getLogger("cardtable.server.online")
 BATCH = 50
+MIN_WAIT = 0.02
 
 
 class Tables(Protocol):
@@ -76,11 +77,12 @@ class Driver:
             now = time.time()
             wait = settings.driver_idle_seconds
             if self._next is not None:
-                wait = min(wait, max(0.0, self._next - now))
+                # A deadline left in the past (its table failed just now) waits a little
+                # rather than spinning.
+                wait = min(wait, max(MIN_WAIT, self._next - now))
             self._wakeup.clear()
-            if wait > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wakeup.wait(), wait)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wakeup.wait(), wait)
 
     def once(self) -> None:
         """One round: presence upkeep when it is time, then every due table."""
