@@ -169,6 +169,14 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
         ("/api/review/poker-squares/{game_id}/start", "post"),
         ("/api/review/kings-corner/{game_id}/rounds/{number}", "get"),
     }
+    online = "/api/kings-corner/online"
+    expected |= {(online, "post"), (f"{online}/codes/{{code}}", "get")}
+    expected |= {(f"{online}/{{token}}{tail}", "get") for tail in ("", "/qr.svg")}
+    expected |= {
+        (f"{online}/{{token}}/{action}", "post")
+        for action in ("join", "leave", "seats/{seat}", "start", "moves", "undo", "reveal",
+                       "next-round", "rematch")
+    }  # fmt: skip
     assert paths == expected
     schemas = doc["components"]["schemas"]
     names = "PSGame PSMove PSNewGame PSHint PSScoreBoard KCGame KCMove KCNewGame KCResults"
