@@ -25,6 +25,7 @@ from tests.web.a11y import assert_no_axe_violations, assert_tap_targets
 from tests.web.conftest import ConsoleGuard
 from tests.web.online_helpers import (
     LIVE_TIMEOUT,
+    PAGE,
     api_get,
     api_post,
     create_table,
@@ -270,6 +271,13 @@ def test_turn_timer_and_language(device: Device) -> None:
     expect(host.locator("#lobby-rules")).to_contain_text("持ち時間：2秒")
     host.locator("[data-set-lang=en]").click()
     expect(host.locator("#lobby-title")).to_have_text("Waiting for players")
+    # Without an invite link the page asks for a room code (here in Japanese).
+    friend.goto(PAGE)
+    expect(friend.locator("#code-entry h1")).to_have_text("キングスコーナー オンライン")
+    friend.locator("#room-code").fill("0O1IL")
+    friend.locator("#code-btn").click()
+    expect(friend.locator("#error")).to_have_text(re.compile("K7QM2X"))
+    assert_no_axe_violations(friend, "online page without a link (Japanese)")
     join_by_link(friend, token, "Fumi")
     api_post(host, token, "start", {}, seed=3)
     wait_phase(host, "play")
