@@ -177,6 +177,15 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
         for action in ("join", "leave", "seats/{seat}", "start", "moves", "undo", "reveal",
                        "next-round", "rematch")
     }  # fmt: skip
+    expected |= {
+        ("/api/daily/{table}", "get"),
+        ("/api/daily/{table}/play", "post"),
+        ("/api/daily/me/name", "put"),
+        ("/api/stats", "get"),
+        ("/api/stats/history", "get"),
+        ("/api/stats/export", "get"),
+        ("/api/stats/data", "delete"),
+    }
     assert paths == expected
     schemas = doc["components"]["schemas"]
     names = "PSGame PSMove PSNewGame PSHint PSScoreBoard KCGame KCMove KCNewGame KCResults"
