@@ -17,12 +17,15 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis.checks import positive_data_acceptance
 from starlette.testclient import TestClient
 
 from cardtable.server import Settings, create_app
 from tests.support.postgres import fresh_schema
 
 from .helpers import Api
+
+ONLINE = "/api/kings-corner/online"
 
 
 class Target:
@@ -89,7 +92,11 @@ def fuzz(case: Any, world: dict[str, Any]) -> None:
                 version = _current_version(client, game_path, world["headers"])
             if version is not None:
                 case.body["version"] = version
-    response = case.call_and_validate(headers=headers)
+    # The online tables refuse some schema-valid bodies with 422 by rule (a display name that
+    # is empty after NFKC or holds a control character, "me" beyond seat 0, a turn timer the
+    # server does not offer): their API tests cover those answers.
+    excluded = [positive_data_acceptance] if case.path.startswith(ONLINE) else []
+    response = case.call_and_validate(headers=headers, excluded_checks=excluded)
     assert response.status_code < 500
 
 

@@ -61,11 +61,19 @@ class Driver:
         if running is loop:
             event.set()
         else:
-            loop.call_soon_threadsafe(event.set)
+            with contextlib.suppress(RuntimeError):  # the loop closed: the app stopped
+                loop.call_soon_threadsafe(event.set)
 
     async def run(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._wakeup = asyncio.Event()
+        loop = self._loop = asyncio.get_running_loop()
+        wakeup = self._wakeup = asyncio.Event()
+        try:
+            await self._run(wakeup)
+        finally:
+            if self._loop is loop:
+                self._loop = self._wakeup = None
+
+    async def _run(self, wakeup: asyncio.Event) -> None:
         settings = self.online.settings
         while True:
             try:
@@ -80,9 +88,9 @@ class Driver:
                 # A deadline left in the past (its table failed just now) waits a little
                 # rather than spinning.
                 wait = min(wait, max(MIN_WAIT, self._next - now))
-            self._wakeup.clear()
+            wakeup.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wakeup.wait(), wait)
+                await asyncio.wait_for(wakeup.wait(), wait)
 
     def once(self) -> None:
         """One round: presence upkeep when it is time, then every due table."""

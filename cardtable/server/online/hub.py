@@ -15,6 +15,7 @@ is harmless (it loads the table, sees nothing new, and sends nothing).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -88,7 +89,9 @@ class Hub:
         except RuntimeError:
             running = None
         if loop is not None and running is not loop:
-            loop.call_soon_threadsafe(self._wake, table, version)
+            # A loop that has closed (the app stopped) has nobody left to wake.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._wake, table, version)
         else:
             self._wake(table, version)
 
