@@ -52,8 +52,7 @@ _.resample
 _.updated_at
 _.move_log
 # Daily deal and statistics answers (cardtable/server/routes_daily.py, routes_stats.py):
-# response-model fields filled by keyword, read by the JSON encoder; `set_commitment` is the
-# hook that provably fair shuffles fill (docs/daily.md).
+# response-model fields filled by keyword, read by the JSON encoder.
 _.histogram
 _.starts_at
 _.ends_at
@@ -69,12 +68,10 @@ _.mean_penalty
 _.by_opponent
 _.by_rule_set
 _.replayable
-_.set_commitment
 _.me
 # Starlette's StaticFiles hook, overridden by `WebFiles` (cardtable/server/web.py).
 _.file_response
 # Provably fair shuffles (docs/fairness.md): the `fairness` response field and its
-# `algorithm`, read by the JSON encoder; `daily_commitment` is the daily deal's call.
+# `algorithm`, read by the JSON encoder.
 _.algorithm
 _.fairness
-_.daily_commitment

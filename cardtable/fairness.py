@@ -20,13 +20,13 @@ shuffles; such games are "not verifiable".
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
 from cardtable.cards import DECK, Card
@@ -87,6 +87,13 @@ def _words(seed: bytes) -> Any:
 
 def fair_order(seed: str) -> list[int]:
     """The deck order (card indices 0-51, first dealt first) the documented shuffle gives."""
+    return list(_fair_order(seed))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fair_order(seed: str) -> tuple[int, ...]:
+    # A saved fair game is checked against its seed on every load: the order is a pure
+    # function of the seed, so it is computed once per seed and process.
     words = _words(_bytes(seed, SEED_BYTES, "seed"))
     deck = list(range(len(DECK)))
     for i in range(len(deck) - 1, 0, -1):
@@ -97,7 +104,7 @@ def fair_order(seed: str) -> list[int]:
             x = next(words)
         j = x % n
         deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return tuple(deck)
 
 
 def fair_deck(seed: str) -> list[Card]:
@@ -116,6 +123,9 @@ class Fair:
 
     seed: str
     salt: str
+    withheld: bool = False
+    """Keep the seed and salt back even once the deal is over: a daily deal's are published
+    when its day ends (everyone plays the same cards), not when one player finishes."""
 
     def __post_init__(self) -> None:
         check_seed(self.seed)
@@ -130,13 +140,35 @@ class Fair:
         return commitment(self.seed, self.salt)
 
     def public(self, over: bool) -> dict[str, Any]:
-        """The commitment always; the seed and salt only once the deal or round is over."""
+        """The commitment always; the seed and salt only once the deal or round is over (and
+        never for a withheld seed: those are published elsewhere)."""
+        shown = over and not self.withheld
         return {
             "algorithm": ALGORITHM,
             "commitment": self.commitment,
-            "seed": self.seed if over else None,
-            "salt": self.salt if over else None,
+            "seed": self.seed if shown else None,
+            "salt": self.salt if shown else None,
         }
+
+    def saved(self) -> dict[str, Any]:
+        """The seed and salt as a save or an engine option carries them."""
+        return {"seed": self.seed, "salt": self.salt} | (
+            {"withheld": True} if self.withheld else {}
+        )
+
+    @classmethod
+    def load(cls, raw: Any) -> Fair:
+        """The inverse of `saved` (raises `FairnessError` for anything else)."""
+        if not isinstance(raw, dict) or not {"seed", "salt"} <= set(raw) <= {
+            "seed",
+            "salt",
+            "withheld",
+        }:
+            raise FairnessError("fair must be an object with seed, salt and optionally withheld")
+        withheld = raw.get("withheld", False)
+        if not isinstance(withheld, bool):
+            raise FairnessError("withheld must be true or false")
+        return cls(raw["seed"], raw["salt"], withheld)
 
 
 def round_fair(match_seed: str, round_number: int) -> Fair:
@@ -148,22 +180,6 @@ def round_fair(match_seed: str, round_number: int) -> Fair:
     seed = _mac(match_seed, f"round-seed:{round_number}").hex()
     salt = _mac(match_seed, f"round-salt:{round_number}")[:SALT_BYTES].hex()
     return Fair(seed, salt)
-
-
-def daily_fair(secret: str, day: date, table: str) -> Fair:
-    """The daily deal of ``day`` (UTC) and point ``table``: seed ``HMAC-SHA-256(secret,
-    "daily-seed:<YYYY-MM-DD>:<table>")``, salt the first 16 bytes of ``HMAC-SHA-256(secret,
-    "daily-salt:<YYYY-MM-DD>:<table>")``. ``secret`` is the server's daily secret (64 hex
-    digits, kept in the store, never shown); the same for every player and process."""
-    stamp = f"{day.isoformat()}:{table}"
-    seed = _mac(secret, f"daily-seed:{stamp}").hex()
-    salt = _mac(secret, f"daily-salt:{stamp}")[:SALT_BYTES].hex()
-    return Fair(seed, salt)
-
-
-def daily_commitment(secret: str, day: date, table: str) -> str:
-    """The commitment to publish when ``day`` starts (its seed and salt: when it ends)."""
-    return daily_fair(secret, day, table).commitment
 
 
 @dataclass(frozen=True)

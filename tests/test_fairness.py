@@ -9,7 +9,6 @@ import hashlib
 import hmac
 import random
 from collections import Counter
-from datetime import date
 
 import pytest
 
@@ -112,12 +111,6 @@ def test_fresh_seeds_and_round_seeds() -> None:
     assert len(seeds) == 5 and COUNT not in seeds
     with pytest.raises(FairnessError):
         fairness.round_fair(COUNT, 0)
-    day = date(2026, 11, 30)
-    daily = fairness.daily_fair(COUNT, day, "american")
-    assert daily == fairness.daily_fair(COUNT, day, "american")
-    assert daily != fairness.daily_fair(COUNT, day, "british")
-    assert daily != fairness.daily_fair(COUNT, date(2026, 12, 1), "american")
-    assert fairness.daily_commitment(COUNT, day, "american") == daily.commitment
 
 
 def test_poker_squares_fair_deal() -> None:

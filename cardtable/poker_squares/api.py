@@ -10,9 +10,11 @@ Moves and options
 -----------------
 A move is a cell in the notation of `moves` (``"c4"``: column c, row 4). Options:
 ``{"table": "american" | "british", "target": "easy" | "normal" | "hard", "replay": bool,
-"fair": {"seed": hex, "salt": hex}}`` (defaults: American, normal, not a replay, an integer
-seed; a replay of an earlier deal is practice; with ``fair`` the deal comes from that server
-seed by the shuffle of docs/fairness.md and the view carries its ``fairness``). Undo
+"fair": {"seed": hex, "salt": hex, "withheld": bool}}`` (defaults: American, normal, not a
+replay, an integer seed; a replay of an earlier deal is practice; with ``fair`` the deal comes
+from that server seed by the shuffle of docs/fairness.md and the view carries its
+``fairness``; a withheld seed, the daily deal's, stays out of the view even after the deal).
+Undo
 takes back the last placement and makes the deal practice.
 
 Hidden information: only the order of the cards still to come (every card after the one on
@@ -59,7 +61,7 @@ class PokerSquares:
             seed,
             target=opts.get("target", "normal"),
             replay=bool(opts.get("replay", False)),
-            fair=None if fair is None else Fair(fair["seed"], fair["salt"]),
+            fair=None if fair is None else Fair.load(fair),
         )
 
     def replay(

@@ -131,9 +131,7 @@ class Game:
             "placements": [[c // SIZE, c % SIZE] for c in self.placements],
             "practice": self.practice,
             "replay": self.replay,
-        } | (
-            {} if self.fair is None else {"fair": {"seed": self.fair.seed, "salt": self.fair.salt}}
-        )
+        } | ({} if self.fair is None else {"fair": self.fair.saved()})
 
     @classmethod
     def from_dict(cls, d: Any) -> Game:
@@ -197,10 +195,8 @@ def _load_fair(raw: Any, cards: tuple[Card, ...]) -> Fair | None:
     """The optional ``fair`` entry (absent in saves from before fair shuffles)."""
     if raw is None:
         return None
-    if not isinstance(raw, dict) or set(raw) != {"seed", "salt"}:
-        raise GameError("fair must be an object with seed and salt")
     try:
-        fair = Fair(raw["seed"], raw["salt"])
+        fair = Fair.load(raw)
     except FairnessError as exc:
         raise GameError(f"bad fair seed: {exc}") from None
     if tuple(fair_deck(fair.seed)[:CELLS]) != cards:

@@ -1,4 +1,5 @@
-"""The daily deal's tables (migration 6, docs/daily.md): the day's seed per table, one entry
+"""The daily deal's tables (migrations 6 and 7, docs/daily.md): the day's seed per table (a
+provably fair seed and salt since migration 7, docs/fairness.md), one entry
 per player, day and table, the ranked scores counted per total, and display names.
 
 Written over `SqlStore`'s public transaction and reading cursors, in ``?`` SQL that both
@@ -15,10 +16,11 @@ began (UTC); ranking adds one to `daily_scores` for its total in the same transa
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from cardtable.fairness import Fair
 
 from .store import Store, StoreError
 from .store.base import JSON, Tx
@@ -32,7 +34,10 @@ class Deal:
     day: str
     variant: str
     seed: int
+    """The integer seed of a deal drawn before fair seeds (0 for a fair deal)."""
     commitment: str | None
+    fair: Fair | None = None
+    """The day's server seed and salt, withheld from players until the day is over."""
 
 
 @dataclass(frozen=True)
@@ -103,34 +108,36 @@ class DailyStore:
 
     # -- the day's deal ------------------------------------------------------------------
     def deal(self, day: str, variant: str) -> Deal:
-        """The day's deal at ``variant``, drawn on first use: the first process to insert the
-        row wins and every other one reads the same seed."""
-        rows = self._rows(
-            "SELECT seed, commitment FROM daily_deals WHERE day = ? AND variant = ?", (day, variant)
-        )
-        if not rows:
-            with self.sql.transaction() as tx:
-                self._exec(
-                    tx,
-                    "INSERT INTO daily_deals (day, variant, seed, commitment, created_at) "
-                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (day, variant) DO NOTHING",
-                    (day, variant, secrets.randbits(63), None, now()),
-                )
-            rows = self._rows(
-                "SELECT seed, commitment FROM daily_deals WHERE day = ? AND variant = ?",
-                (day, variant),
-            )
-        return Deal(day, variant, int(rows[0][0]), rows[0][1])
-
-    def set_commitment(self, day: str, variant: str, commitment: str) -> None:
-        """Hook for provably fair shuffles (docs/fairness.md): the published commitment of
-        the day's seed."""
+        """The day's deal at ``variant``, drawn on first use: a fair seed and salt, committed
+        at once. The first process to insert the row wins and every other one reads it."""
+        found = self.stored(day, variant)
+        if found is not None:
+            return found
+        fair = Fair.new()
         with self.sql.transaction() as tx:
             self._exec(
                 tx,
-                "UPDATE daily_deals SET commitment = ? WHERE day = ? AND variant = ?",
-                (commitment, day, variant),
+                "INSERT INTO daily_deals (day, variant, seed, commitment, fair_seed, fair_salt, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (day, variant) DO NOTHING",
+                (day, variant, 0, fair.commitment, fair.seed, fair.salt, now()),
             )
+        found = self.stored(day, variant)
+        if found is None:  # pragma: no cover - the row was just written
+            raise StoreError("the daily deal was not saved")
+        return found
+
+    def stored(self, day: str, variant: str) -> Deal | None:
+        """The day's deal if it has been drawn (it is drawn when first asked for)."""
+        rows = self._rows(
+            "SELECT seed, commitment, fair_seed, fair_salt FROM daily_deals "
+            "WHERE day = ? AND variant = ?",
+            (day, variant),
+        )
+        if not rows:
+            return None
+        seed, commitment, fair_seed, fair_salt = rows[0]
+        fair = None if fair_seed is None else Fair(fair_seed, fair_salt, withheld=True)
+        return Deal(day, variant, int(seed), commitment, fair)
 
     # -- entries -------------------------------------------------------------------------
     def entry(self, player: str, day: str, variant: str) -> Entry | None:

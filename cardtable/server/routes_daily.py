@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
@@ -94,6 +95,13 @@ class Streak(BaseModel):
     best: int
 
 
+class DailyFairness(BaseModel):
+    algorithm: str
+    commitment: str
+    seed: str | None = Field(description="Null until the day is over.")
+    salt: str | None = Field(description="Null until the day is over.")
+
+
 class DailyDay(BaseModel):
     day: str
     table: Table
@@ -101,8 +109,10 @@ class DailyDay(BaseModel):
     starts_at: str
     ends_at: str
     seconds_left: int = Field(description="Seconds until the next daily deal (0 for past days).")
-    commitment: str | None = Field(
-        description="The day's seed commitment (provably fair shuffles, docs/fairness.md)."
+    fairness: DailyFairness | None = Field(
+        description="The day's provably fair shuffle (docs/fairness.md): its commitment from "
+        "the start of the day, its seed and salt once the day is over; null for a day whose "
+        "deal nobody drew, or one drawn before fair seeds."
     )
     me: DailyMe | None
     board: DailyBoard
@@ -223,7 +233,10 @@ def daily(
     settle(store, player)
     settle_day(store, day, table)
     daily_store = DailyStore(store)
-    deal = daily_store.deal(day, table) if day == today else None
+    # Today's deal is drawn (and committed) by the first request of the day; a past day's
+    # seed and salt are public, since nobody can play it for the board any more.
+    deal = daily_store.deal(day, table) if day == today else daily_store.stored(day, table)
+    fair = None if deal is None else deal.fair
     end = start + timedelta(days=1)
     counts = daily_store.counts(day, table)
     return DailyDay(
@@ -233,7 +246,9 @@ def daily(
         starts_at=start.isoformat(),
         ends_at=end.isoformat(),
         seconds_left=max(0, int((end - now).total_seconds())) if day == today else 0,
-        commitment=None if deal is None else deal.commitment,
+        fairness=None
+        if fair is None
+        else DailyFairness(**replace(fair, withheld=day == today).public(over=True)),
         me=_me(daily_store, daily_store.entry(player, day, table)),
         board=DailyBoard(
             players=sum(n for _, n in counts),
@@ -270,7 +285,10 @@ def play(
     first = entry is None and daily_store.claim(
         player, today, table, _created_before(store, player, day_start(today))
     )
-    game = ENGINE.new(deal.seed, {"table": table, "target": TARGET, "replay": not first})
+    options: dict[str, Any] = {"table": table, "target": TARGET, "replay": not first}
+    if deal.fair is not None:  # withheld: the game's view never shows the day's seed
+        options["fair"] = deal.fair.saved()
+    game = ENGINE.new(deal.seed, options)
     log = [{"action": "deal", "daily": today, "replay_of": None}]
     record = store.create_game(player, KIND, ENGINE.to_dict(game), finished=False, log=log)
     if first:

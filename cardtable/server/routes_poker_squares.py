@@ -119,7 +119,7 @@ def new_game(
         "replay": body.replay_of is not None,
     }
     if fair is not None:
-        options["fair"] = {"seed": fair.seed, "salt": fair.salt}
+        options["fair"] = fair.saved()  # a daily deal's replay keeps its seed withheld
     game = ENGINE.new(seed, options)
     entry = {"action": "deal", "seed": seed or None, "replay_of": body.replay_of}
     record = store.create_game(player, KIND, ENGINE.to_dict(game), finished=False, log=[entry])

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 
+from cardtable import fairness
 from cardtable.server import Settings
 from cardtable.server.players import player_key
 from cardtable.server.store.sql import SqlStore
@@ -226,3 +227,36 @@ def test_display_name(app: FastAPI, api: Api, clock: Clock) -> None:
     assert board(api)["board"]["top"][0]["name"] == "<b>&</b>"
     assert api.call("PUT", name, {"name": None}) == {"name": None}
     assert board(api)["board"]["top"][0]["name"] is None
+
+
+def test_the_day_is_provably_fair_and_its_seed_waits_for_the_day_to_end(
+    app: FastAPI, api: Api, clock: Clock
+) -> None:
+    """The commitment is published with the first read of the day; the seed and salt are
+    in no game answer (not even a finished one, nor its practice replay) until the day is
+    over, and then they match the commitment and deal exactly the day's cards."""
+    day = board(api)
+    fair = day["fairness"]
+    assert fair["seed"] is None and fair["salt"] is None and len(fair["commitment"]) == 64
+    first = start(api)
+    assert first["game"]["view"]["fairness"]["commitment"] == fair["commitment"]
+    seen = [first["game"]["view"]["card"]]
+    game = first["game"]
+    for i in range(25):
+        game = api.ps(game, "moves", row=i // 5, col=i % 5)
+        assert game["view"]["fairness"]["seed"] is None, "the day's seed left the server"
+        if game["view"]["card"] is not None:
+            seen.append(game["view"]["card"])
+    assert game["view"]["is_over"]
+    replay = finish(api, start(api)["game"])
+    assert replay["view"]["is_over"] and replay["view"]["fairness"]["seed"] is None
+    assert board(api)["fairness"]["seed"] is None
+
+    clock.at = DAY1 + timedelta(days=1)
+    past = board(api, day="2030-01-01")["fairness"]
+    assert past["commitment"] == fair["commitment"]
+    assert fairness.commitment(past["seed"], past["salt"]) == fair["commitment"]
+    assert [str(c) for c in fairness.fair_deck(past["seed"])[:25]] == seen
+    # The new day has a new commitment, and its seed is not shown.
+    today = board(api)["fairness"]
+    assert today["commitment"] != fair["commitment"] and today["seed"] is None

@@ -378,20 +378,22 @@ class Room:
             game = replace(game, seats=kinds)
         return self._bumped(self._next(seats=seats, game=game)._settled(now, moved=False))
 
-    def start(self, player: str, seed: int, now: float) -> Room:
+    def start(self, player: str, seed: int, now: float, fair_seed: str | None = None) -> Room:
         self._host_only(player)
         if self.phase != "lobby":
             raise Refused("wrong_phase", "the match has already started")
         if any(s.kind == "open" for s in self.seats):
             raise Refused("wrong_phase", "every seat needs a person or a computer first")
-        return self._bumped(self._new_match(seed, now))
+        return self._bumped(self._new_match(seed, now, fair_seed))
 
-    def _new_match(self, seed: int, now: float) -> Room:
+    def _new_match(self, seed: int, now: float, fair_seed: str | None) -> Room:
+        """A new match: ``seed`` draws who starts; with ``fair_seed`` every round is dealt by
+        the provably fair shuffle (docs/fairness.md), else from ``seed`` (tests)."""
         kinds = tuple(
             ("computer", s.strength) if s.kind == "computer" else ("human", None)
             for s in self.seats
         )
-        game = Table.new(kinds, self.config.rules, self.config.rounds, seed)
+        game = Table.new(kinds, self.config.rules, self.config.rounds, seed, fair_seed)
         seats = tuple(replace(s, rematch=False) for s in self.seats)
         room = self._next(seats=seats, game=game, log_total=0, covering=None, turn_key=None)
         return room._settled(now, moved=True)
@@ -434,7 +436,7 @@ class Room:
         room = self._next(game=game, log_total=0, covering=None)
         return self._bumped(room._settled(now, moved=True))
 
-    def rematch(self, player: str, seed: int, now: float) -> Room:
+    def rematch(self, player: str, seed: int, now: float, fair_seed: str | None = None) -> Room:
         """Marks ``player`` ready; when every present person is, a new match (``seed``)."""
         mine = self._seated(player)
         if self.phase != "match_over":
@@ -444,7 +446,7 @@ class Room:
         )
         room = self._next(seats=seats)
         waiting = [s for s in seats if s.person and s.connection != "away" and not s.rematch]
-        return self._bumped(room if waiting else room._new_match(seed, now))
+        return self._bumped(room if waiting else room._new_match(seed, now, fair_seed))
 
     # -- presence ------------------------------------------------------------------------
     def connected(self, player: str, now: float) -> Room | None:

@@ -19,6 +19,7 @@ import segno
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from cardtable import fairness
 from cardtable import kings_corner as kc
 
 from .. import games
@@ -104,8 +105,11 @@ def _act(
     return _table(saved, new, player, token, since=record.version)
 
 
-def _seed(request: Request, runtime: RuntimeDep) -> int:
-    return games.requested_seed(runtime, request) or secrets.randbits(63)
+def _seed(request: Request, runtime: RuntimeDep) -> tuple[int, str | None]:
+    """A new match's integer seed (who starts) and its fair seed (every round's deal,
+    docs/fairness.md); a test's ``X-Test-Seed`` deals from the integer seed alone."""
+    test = games.requested_seed(runtime, request)
+    return (test, None) if test else (secrets.randbits(63), fairness.new_seed())
 
 
 # -- creating and finding a table --------------------------------------------------------
@@ -251,8 +255,8 @@ def start(
     token: str, body: VersionOnly, player: PlayerDep, runtime: RuntimeDep, request: Request
 ) -> OnlineTable:
     """Host only, in the lobby, once no seat is open: deal the first round."""
-    seed, now = _seed(request, runtime), time.time()
-    return _act(request, token, player, body.version, lambda r: r.start(player, seed, now))
+    (seed, fair), now = _seed(request, runtime), time.time()
+    return _act(request, token, player, body.version, lambda r: r.start(player, seed, now, fair))
 
 
 # -- the match -----------------------------------------------------------------------------
@@ -290,5 +294,5 @@ def rematch(
 ) -> OnlineTable:
     """After the match: the caller is ready; once every present person is, the same seats
     start a new match (a new shuffle)."""
-    seed, now = _seed(request, runtime), time.time()
-    return _act(request, token, player, body.version, lambda r: r.rematch(player, seed, now))
+    (seed, fair), now = _seed(request, runtime), time.time()
+    return _act(request, token, player, body.version, lambda r: r.rematch(player, seed, now, fair))

@@ -260,6 +260,17 @@ MIGRATIONS: tuple[Migration, ...] = (
                 name TEXT NOT NULL)""",
         ),
     ),
+    # The daily deal is provably fair (docs/fairness.md): its server seed and salt, drawn
+    # with the row; the commitment is published as the day starts, the seed and salt when it
+    # ends. Rows from before keep their integer seed (and no commitment).
+    Migration(
+        7,
+        "daily deals carry a fair seed and salt",
+        steps=(
+            "ALTER TABLE daily_deals ADD COLUMN fair_seed TEXT",
+            "ALTER TABLE daily_deals ADD COLUMN fair_salt TEXT",
+        ),
+    ),
 )
 
 VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
