@@ -72,6 +72,10 @@ def test_daily_deal_rank_share_and_practice(
     expect(page.locator("#board-table tbody tr.mine")).to_contain_text("(you)")
     expect(page.locator("#histogram svg rect.bar.mine")).to_have_count(1)
     expect(page.locator("#streak-text")).to_contain_text("Current: 1 day")
+    # The day's shuffle is committed while the day runs; its seed waits for the day's end.
+    expect(page.locator("#board-fair")).to_contain_text("The day's shuffle is committed:")
+    expect(page.locator("#board-fair code")).to_have_text(re.compile(r"^[0-9a-f]{16}$"))
+    expect(page.locator("#verify-day")).to_have_count(0)
     page.locator("#share-btn").click()
     expect(page.locator("#share-status")).to_have_text("Copied.")
     shared = page.evaluate("navigator.clipboard.readText()")

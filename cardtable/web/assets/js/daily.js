@@ -7,6 +7,7 @@
 
 import { drawHistogram } from "./charts.js";
 import { DAILY_GAME_KEY, dailyApi, formatCountdown, msToNextDay } from "./daily-api.js";
+import { recordOf } from "./fairness.js";
 import { announce, errorRouter, showError } from "./feedback.js";
 import { addBundle, currentLanguage, t } from "./i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "./page.js";
@@ -175,6 +176,35 @@ function renderBoard(data) {
   body.replaceChildren(...rows);
 }
 
+/** The day's provably fair shuffle: its commitment while the day runs, then a link that
+ * checks the published seed and salt (with the cards this browser saw, when it played). */
+function renderFairness(data) {
+  const box = $("board-fair");
+  const fair = data.fairness;
+  if (!fair) {
+    box.replaceChildren();
+    return;
+  }
+  if (!fair.seed) {
+    const code = document.createElement("code");
+    code.textContent = fair.commitment.slice(0, 16);
+    code.title = fair.commitment;
+    box.replaceChildren(t("daily.commitment"), " ", code, "…");
+    return;
+  }
+  const p = new URLSearchParams({ seed: fair.seed, salt: fair.salt, commitment: fair.commitment, game: "ps" });
+  const rec = recordOf(fair.commitment);
+  if (rec) {
+    p.set("before", fair.commitment);
+    if (rec.cards?.length) p.set("cards", rec.cards.join(" "));
+  }
+  const a = document.createElement("a");
+  a.href = `verify.html#${p}`;
+  a.id = "verify-day";
+  a.textContent = t("daily.verify_day");
+  box.replaceChildren(a);
+}
+
 function render() {
   const data = state.data;
   if (!data) return;
@@ -183,6 +213,7 @@ function render() {
   renderResult(data);
   renderStreak(data);
   renderBoard(data);
+  renderFairness(data);
   const name = $("name-input");
   if (document.activeElement !== name) name.value = data.display_name ?? "";
 }
