@@ -14,6 +14,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -168,11 +170,29 @@ class Online:
             self.left(gone.table, gone.player, gone.seated, now)
 
 
+_DECODED = 512
+"""Decoded tables kept per process: a table at a version never changes (every save makes a
+new version), so a move's pushes to the table's devices decode it once, not once each."""
+_decoded: OrderedDict[tuple[str, int], Room] = OrderedDict()
+_decoded_lock = threading.Lock()
+
+
 def load_room(record: RoomRecord) -> Room:
+    at = (record.key, record.version)
+    with _decoded_lock:
+        room = _decoded.get(at)
+        if room is not None:
+            _decoded.move_to_end(at)
+            return room
     try:
-        return Room.from_dict(record.state, record.version)
+        room = Room.from_dict(record.state, record.version)
     except RoomError:
         raise damaged("online table") from None
+    with _decoded_lock:
+        _decoded[at] = room
+        if len(_decoded) > _DECODED:
+            _decoded.popitem(last=False)
+    return room
 
 
 def _later(room: Room, now: float) -> float | None:
