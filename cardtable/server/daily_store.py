@@ -22,9 +22,10 @@ from typing import Any
 
 from cardtable.fairness import Fair
 
-from .store import Store, StoreError
-from .store.base import JSON, Tx
-from .store.sql import SqlStore, now
+from .store import StoreError
+from .store.base import JSON
+from .store.sql import now
+from .store.tables import FeatureTables
 
 BOARD = 100
 
@@ -88,23 +89,8 @@ def _entry(r: Sequence[Any]) -> Entry:
     )
 
 
-class DailyStore:
-    def __init__(self, store: Store) -> None:
-        if not isinstance(store, SqlStore):  # pragma: no cover - every store is one
-            raise StoreError("the daily deal needs the SQL store")
-        self.sql = store
-
-    def _q(self, sql: str) -> str:
-        p = self.sql.placeholder
-        return sql if p == "?" else sql.replace("?", p)
-
-    def _exec(self, tx: Tx, sql: str, params: Sequence[Any] = ()) -> Tx:
-        tx.execute(self._q(sql), tuple(params))
-        return tx
-
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self.sql.reading() as tx:
-            return self._exec(tx, sql, params).fetchall()
+class DailyStore(FeatureTables):
+    what = "the daily deal"
 
     # -- the day's deal ------------------------------------------------------------------
     def deal(self, day: str, variant: str) -> Deal:

@@ -12,13 +12,11 @@ transaction and reading cursors, in ``?`` SQL both SQLite and PostgreSQL accept.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from .store import Store, StoreError
-from .store.base import JSON, Tx
-from .store.sql import SqlStore, now
+from .store.base import JSON
+from .store.sql import now
+from .store.tables import FeatureTables
 
 RUNNING = "running"
 DONE = "done"
@@ -38,16 +36,8 @@ class ReviewRow:
     result: JSON | None
 
 
-class ReviewStore:
-    def __init__(self, store: Store) -> None:
-        if not isinstance(store, SqlStore):  # pragma: no cover - every store is one
-            raise StoreError("reviews need the SQL store")
-        self.sql = store
-
-    def _exec(self, tx: Tx, sql: str, params: Sequence[Any] = ()) -> Tx:
-        p = self.sql.placeholder
-        tx.execute(sql if p == "?" else sql.replace("?", p), tuple(params))
-        return tx
+class ReviewStore(FeatureTables):
+    what = "reviews"
 
     def load(self, game_id: str, part: str) -> ReviewRow | None:
         with self.sql.reading() as tx:

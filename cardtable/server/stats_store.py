@@ -9,13 +9,11 @@ hands made in a Poker Squares deal, the rounds and rule set of a Kings Corner ma
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .store import Store, StoreError
-from .store.base import JSON, Tx
-from .store.sql import SqlStore
+from .store.base import JSON
+from .store.tables import FeatureTables
 
 FINISHES = 5000
 """Result rows read at most per kind (the store keeps no more per player by default)."""
@@ -42,23 +40,8 @@ class Finish:
     finished_at: str
 
 
-class StatsStore:
-    def __init__(self, store: Store) -> None:
-        if not isinstance(store, SqlStore):  # pragma: no cover - every store is one
-            raise StoreError("statistics need the SQL store")
-        self.sql = store
-
-    def _q(self, sql: str) -> str:
-        p = self.sql.placeholder
-        return sql if p == "?" else sql.replace("?", p)
-
-    def _exec(self, tx: Tx, sql: str, params: Sequence[Any] = ()) -> Tx:
-        tx.execute(self._q(sql), tuple(params))
-        return tx
-
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self.sql.reading() as tx:
-            return self._exec(tx, sql, params).fetchall()
+class StatsStore(FeatureTables):
+    what = "statistics"
 
     def created_at(self, player: str) -> str | None:
         rows = self._rows("SELECT created_at FROM players WHERE id = ?", (player,))

@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import StaleVersion, Store, StoreError
+from ..store import StaleVersion, StoreError
 from ..store.base import JSON, Tx
-from ..store.sql import SqlStore, now
+from ..store.sql import now
+from ..store.tables import FeatureTables
 from .codes import new_code
 
 CODE_ATTEMPTS = 8
@@ -41,23 +42,8 @@ class Gone:
     seated: bool
 
 
-class OnlineStore:
-    def __init__(self, store: Store) -> None:
-        if not isinstance(store, SqlStore):  # pragma: no cover - every store is one
-            raise StoreError("online tables need the SQL store")
-        self.sql = store
-
-    def _q(self, sql: str) -> str:
-        p = self.sql.placeholder
-        return sql if p == "?" else sql.replace("?", p)
-
-    def _exec(self, tx: Tx, sql: str, params: Sequence[Any] = ()) -> Tx:
-        tx.execute(self._q(sql), tuple(params))
-        return tx
-
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self.sql.reading() as tx:
-            return self._exec(tx, sql, params).fetchall()
+class OnlineStore(FeatureTables):
+    what = "online tables"
 
     # -- tables --------------------------------------------------------------------------
     def create(
