@@ -21,7 +21,7 @@ from cardtable.cards import Card
 from cardtable.kings_corner.cpu import choose_move
 from cardtable.kings_corner.replay import replay_round
 from cardtable.poker_squares.game import CELLS, Game
-from cardtable.poker_squares.hint import _analysed, hint
+from cardtable.poker_squares.hint import clear_cache, hint
 from cardtable.poker_squares.review import REVIEW_BUDGET, review, visible
 
 from .review_thresholds import DEALS, read_deals
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     ps_times: list[float] = []
     for cards in read_deals(max(1, min(args.deals, 1000))):
         game = evaluator_game(args.table, cards)
-        _analysed.cache_clear()  # every review starts cold
+        clear_cache()  # every review starts cold
         t0 = time.process_time()
         review(game)
         ps_times.append(time.process_time() - t0)

@@ -90,6 +90,11 @@ def _analysed(
     return tuple(sorted(est.items())), best
 
 
+def clear_cache() -> None:
+    """Forget the analysed positions (a benchmark measures every analysis cold)."""
+    _analysed.cache_clear()
+
+
 def _estimates(
     view: Mapping[str, Any], budget: int, seconds: float | None
 ) -> tuple[dict[int, float], int]:

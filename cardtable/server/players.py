@@ -16,7 +16,7 @@ from .errors import no_player, responses
 from .models import NewPlayer
 from .runtime import RuntimeDep
 
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{22,128}")  # 22 base64url characters hold 128 bits
+PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{22,128}")  # 22 base64url characters hold 128 bits
 
 
 def new_player_id() -> str:
@@ -34,7 +34,7 @@ async def current_player(
     x_player_id: Annotated[str | None, Header(description="The id from POST /api/players.")] = None,
 ) -> str:
     """The caller's player key; 401 ``no_player`` when the header is missing or unknown."""
-    if x_player_id is None or not _TOKEN.fullmatch(x_player_id):
+    if x_player_id is None or not PLAYER_ID.fullmatch(x_player_id):
         raise no_player()
     key = player_key(x_player_id)
     if not runtime.is_known(key):

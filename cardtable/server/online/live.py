@@ -22,8 +22,7 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
 from ..errors import ApiError
-from ..players import _TOKEN as PLAYER_ID
-from ..players import player_key
+from ..players import PLAYER_ID, player_key
 from . import codes
 from .render import device_view
 from .schema import OnlineTable
