@@ -25,6 +25,11 @@ from .store import OnlineStore
 log = logging.getLogger("cardtable.server.online")
 BATCH = 50
 MIN_WAIT = 0.02
+MIN_BACKOFF = 0.5
+MAX_BACKOFF = 30.0
+FAILING_REMEMBERED = 1000
+"""After a failed round (the store unreachable, say) the driver waits 0.5 s, then twice as
+long each time up to 30 s, and logs the first failure of the streak only."""
 
 
 class Tables(Protocol):
@@ -45,6 +50,8 @@ class Driver:
         self._wakeup: asyncio.Event | None = None
         self._next: float | None = None
         self._presence_at = 0.0
+        self._failing: dict[str, None] = {}
+        """Tables whose last advance failed (logged once until one succeeds)."""
 
     def wake(self, at: float | None) -> None:
         """A deadline at ``at`` was just saved here: look again by then. Any thread."""
@@ -75,16 +82,25 @@ class Driver:
 
     async def _run(self, wakeup: asyncio.Event) -> None:
         settings = self.online.settings
+        failures = 0
         while True:
             try:
                 await run_in_threadpool(self.once)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("online driver: a round failed")
+                failures += 1
+                if failures == 1:  # once per streak: a store that is down must not flood the log
+                    log.exception("online driver: a round failed (retrying with backoff)")
+            else:
+                if failures:
+                    log.warning("online driver: working again after %d failed rounds", failures)
+                failures = 0
             now = time.time()
             wait = settings.driver_idle_seconds
-            if self._next is not None:
+            if failures:
+                wait = min(MAX_BACKOFF, MIN_BACKOFF * 2 ** min(failures - 1, 8))
+            elif self._next is not None:
                 # A deadline left in the past (its table failed just now) waits a little
                 # rather than spinning.
                 wait = min(wait, max(MIN_WAIT, self._next - now))
@@ -107,7 +123,13 @@ class Driver:
                 try:
                     online.advance(key, now)
                 except Exception:
-                    log.exception("online driver: table %s", key[:8])
+                    if key not in self._failing:  # once per table until it works again
+                        log.exception("online driver: table %s", key[:8])
+                    self._failing[key] = None
+                    if len(self._failing) > FAILING_REMEMBERED:
+                        self._failing.pop(next(iter(self._failing)))
+                else:
+                    self._failing.pop(key, None)
             if len(keys) < BATCH:
                 break
         self._next = store.next_due()
