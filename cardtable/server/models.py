@@ -42,6 +42,8 @@ Version = Annotated[
     BeforeValidator(_json_integer),
 ]
 Cell = Annotated[int, Strict(), Field(ge=0, le=4), BeforeValidator(_json_integer)]
+SeatIndex = Annotated[int, Strict(), Field(ge=0, le=3), BeforeValidator(_json_integer)]
+"""A seat of a Kings Corner table, 0-3 (as every integer here: 2.0 is 2, "2" and true are not)."""
 
 
 def _integer_choice(value: Any) -> Any:

@@ -13,10 +13,12 @@ from typing import Any, ClassVar
 
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis.checks import positive_data_acceptance
 
 from cardtable.server import Settings, create_app
 from cardtable.server.players import new_player_id, player_key
 
+ONLINE = "/api/kings-corner/online"
 _DATA = Path(tempfile.mkdtemp(prefix="cardtable-stateful-"))
 app = create_app(
     Settings(
@@ -44,6 +46,19 @@ class Machine(schema.as_state_machine()):  # type: ignore[misc]
 
     def get_call_kwargs(self, case: Any) -> dict[str, Any]:
         return {"headers": {"X-Player-Id": self.player, "X-Test-Seed": "777"}}
+
+    def validate_response(
+        self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
+    ) -> None:
+        # The online tables refuse some schema-valid bodies with 422 by rule (a display name
+        # blank after normalising, a turn timer not offered): as in test_schemathesis.py.
+        excluded = [positive_data_acceptance] if case.path.startswith(ONLINE) else []
+        case.validate_response(
+            response,
+            additional_checks=additional_checks,
+            excluded_checks=excluded,
+            transport_kwargs=kwargs,
+        )
 
     def after_call(self, response: Any, case: Any) -> None:
         Machine.calls += 1

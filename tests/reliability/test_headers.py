@@ -37,7 +37,12 @@ def check_headers(headers: Any, what: str) -> None:
 
 def page_paths() -> list[str]:
     """The URL of every page: one per template but the shell they extend."""
-    pages = sorted(p.name for p in (WEB_DIR / "templates").glob("*.html") if p.name != "base.html")
+    # base.html is the shell and "_name.html" are partials the pages include: not pages.
+    pages = sorted(
+        p.name
+        for p in (WEB_DIR / "templates").glob("*.html")
+        if p.name != "base.html" and not p.name.startswith("_")
+    )
     return ["/", *(f"/{name}" for name in pages)]
 
 

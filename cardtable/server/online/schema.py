@@ -19,6 +19,7 @@ from ..models import (
     Request,
     Response,
     RulesOut,
+    SeatIndex,
     Strength,
     Version,
 )
@@ -61,7 +62,7 @@ class NewTable(Request):
 class Join(Request):
     version: Version
     name: Name
-    seat: Annotated[int, Strict(), Field(ge=0, le=3)] | None = None
+    seat: SeatIndex | None = None
 
 
 class SeatChange(Request):
