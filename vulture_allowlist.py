@@ -75,3 +75,7 @@ _.file_response
 # `algorithm`, read by the JSON encoder.
 _.algorithm
 _.fairness
+# Devices (docs/devices.md): response fields filled by keyword, read by the JSON encoder.
+_.expires_at
+_.transfer
+_.expires_in

@@ -24,6 +24,7 @@ from . import (
     retention,
     routes_common,
     routes_daily,
+    routes_devices,
     routes_kings_corner,
     routes_poker_squares,
     routes_review,
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.include_router(routes_common.router)
     app.include_router(players.router)
+    app.include_router(routes_devices.router)
     app.include_router(routes_poker_squares.router)
     app.include_router(routes_kings_corner.router)
     app.include_router(online_routes.router)

@@ -66,6 +66,14 @@ def no_player() -> ApiError:
     )
 
 
+def revoked() -> ApiError:
+    return ApiError(
+        401,
+        "revoked",
+        "this device was signed out of its record: start fresh or enter a transfer code",
+    )
+
+
 def rate_limited(retry_after: str) -> ApiError:
     return ApiError(
         429,
@@ -161,7 +169,8 @@ def responses(*statuses: int, conflict: type[ErrorBody] | None = None) -> dict[i
     """OpenAPI ``responses`` for the error statuses a route can answer (422 always: it
     replaces FastAPI's default validation-error schema with ours)."""
     described = {
-        401: "Missing or unknown X-Player-Id (`no_player`).",
+        401: "Missing or unknown X-Player-Id (`no_player`), or this device was signed out "
+        "(`revoked`).",
         404: "No such game, or not yours (`not_found`).",
         409: "Stale version (`stale_version`, with `current`), a move the rules refuse "
         "(`illegal_move`), an action out of turn or on a replaced game (`wrong_phase`), a "

@@ -22,6 +22,7 @@ from cardtable.poker_squares.hands import Hand
 from . import routes_kings_corner as kc_routes
 from . import routes_poker_squares as ps_routes
 from .daily_store import DailyStore
+from .devices_store import DeviceStore
 from .errors import responses
 from .kc_table import Table as KCTable
 from .kc_table import TableError
@@ -244,7 +245,9 @@ def export(player: PlayerDep, store: StoreDep) -> dict[str, Any]:
 
 @router.delete("/data", status_code=204, responses=responses(401))
 def delete(player: PlayerDep, store: StoreDep) -> None:
-    """Delete everything the server keeps for the caller, the player id included: the
-    browser then starts afresh with a new id."""
+    """Delete everything the server keeps for the caller, the player id included, with
+    every device credential, recovery key and transfer code of the record: every browser
+    of it then starts afresh with a new id."""
     DailyStore(store).delete_player(player)
     StatsStore(store).delete_player(player)
+    DeviceStore(store).delete_player(player)

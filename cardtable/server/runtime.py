@@ -1,11 +1,11 @@
-"""What one app instance holds: its settings, its store (opened on first use) and a cache of
-player ids known to exist. Request handlers reach it through the dependencies below."""
+"""What one app instance holds: its settings, its store (opened on first use) and its rate
+limits. Request handlers reach it through the dependencies below. It keeps no cache of player
+ids: a credential is read from the store on every request (players.py), so one signed out or
+deleted is refused at once in every process."""
 
 from __future__ import annotations
 
 import threading
-import time
-from collections import OrderedDict
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -17,18 +17,19 @@ from .ratelimit import TokenBuckets, retry_after
 from .settings import Settings
 from .store import Store, StoreError, open_store
 
-_KNOWN_PLAYERS = 100_000
-_KNOWN_SECONDS = 3600.0
-
 
 class Runtime:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._store: Store | None = None
         self._lock = threading.Lock()
-        self._known: OrderedDict[str, float] = OrderedDict()
         self.player_limit = _buckets(settings.player_rate, settings.player_burst)
         self.signup_limit = _buckets(settings.signup_rate, settings.signup_burst)
+        # docs/devices.md, "Limits": guesses of codes and recovery keys per address; codes
+        # and recovery keys issued per player.
+        self.claim_limit = _buckets(settings.claim_rate, settings.claim_burst)
+        self.transfer_limit = _buckets(settings.transfer_rate, settings.transfer_burst)
+        self.recovery_limit = _buckets(settings.recovery_rate, settings.recovery_burst)
         self.admission = Admission(settings)
 
     def limit(self, buckets: TokenBuckets | None, key: str) -> None:
@@ -55,23 +56,6 @@ class Runtime:
     def opened(self) -> Store | None:
         """The store if it is already open (never blocks)."""
         return self._store
-
-    def is_known(self, player: str) -> bool:
-        with self._lock:
-            at = self._known.get(player)
-            if at is not None and time.monotonic() - at < _KNOWN_SECONDS:
-                self._known.move_to_end(player)
-                return True
-        return False
-
-    def remember(self, player: str) -> None:
-        # Only players idle for months are deleted (retention.py), so an id checked within
-        # the last hour is still valid in every process.
-        with self._lock:
-            self._known[player] = time.monotonic()
-            self._known.move_to_end(player)
-            if len(self._known) > _KNOWN_PLAYERS:
-                self._known.popitem(last=False)
 
     def close(self) -> None:
         with self._lock:

@@ -41,6 +41,16 @@ class Settings:
     """New player ids per second from one client address, sustained (None: no limit)."""
     signup_burst: int = 120
     """New player ids one client address may create at once (a page makes one)."""
+    claim_rate: float | None = 10 / 60
+    """Transfer-code claims and recovery restores per second from one client address,
+    sustained (None: no limit): 10 a minute, the guessing limit of docs/devices.md."""
+    claim_burst: int = 10
+    transfer_rate: float | None = 6 / 3600
+    """Transfer codes one player may make per second, sustained: 6 an hour."""
+    transfer_burst: int = 6
+    recovery_rate: float | None = 6 / 3600
+    """Recovery keys one player may make per second, sustained: 6 an hour."""
+    recovery_burst: int = 6
     search_rate: float | None = 2.0
     """Hints per second one player id may ask for, sustained (None: no limit); a person asks
     for at most one per card (docs/reliability.md, "Admission")."""

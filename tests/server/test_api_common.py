@@ -186,6 +186,12 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
         ("/api/stats/export", "get"),
         ("/api/stats/data", "delete"),
     }
+    expected |= {("/api/devices", "get"), ("/api/devices/current", "patch")}
+    expected |= {("/api/devices/{device}", "delete")}
+    expected |= {
+        (f"/api/devices/{action}", "post")
+        for action in ("transfer", "transfer-qr", "claim", "sign-out-others", "recovery", "restore")
+    }
     assert paths == expected
     schemas = doc["components"]["schemas"]
     names = "PSGame PSMove PSNewGame PSHint PSScoreBoard KCGame KCMove KCNewGame KCResults"

@@ -161,6 +161,11 @@ def test_the_sweep_expires_idle_players_once_across_processes(tmp_path: Path) ->
             for who in (idle, active):
                 key = player_key(str(who.player_id))
                 tx.execute("UPDATE players SET created_at = ? WHERE id = ?", (old, key))
+                # Its devices were last used then too (a recent use keeps a player).
+                tx.execute(
+                    "UPDATE credentials SET created_at = ?, last_used_at = ? WHERE player = ?",
+                    (old, old, key),
+                )
             tx.execute(
                 "UPDATE games SET created_at = ?, updated_at = ? WHERE player = ?",
                 (old, old, player_key(str(idle.player_id))),

@@ -46,6 +46,8 @@ TABLES = (
     "daily_entries",
     "daily_scores",
     "player_names",
+    "credentials",
+    "transfer_codes",
 )
 KINDS = ("poker-squares", "kings-corner")
 LATEST = m.MIGRATIONS[-1].version

@@ -21,8 +21,9 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
+from ..devices import now_of
 from ..errors import ApiError
-from ..players import PLAYER_ID, player_key
+from ..players import PLAYER_ID, authenticate
 from . import codes
 from .render import device_view
 from .schema import OnlineTable
@@ -109,13 +110,18 @@ class Connection:
             player_id, version = hello
             if not PLAYER_ID.fullmatch(player_id):
                 raise _Closed(NO_PLAYER, "unknown player")
-            key = player_key(player_id)
             runtime = self.online.runtime
-            if not runtime.is_known(key):
-                if not await run_in_threadpool(runtime.store.has_player, key):
-                    raise _Closed(NO_PLAYER, "unknown player")
-                runtime.remember(key)
-            self.player = key
+            now = now_of(self.ws.app.state)
+            try:
+                device = await run_in_threadpool(authenticate, runtime, player_id, now)
+            except ApiError as exc:
+                if exc.code != "revoked":
+                    raise _Closed(NO_PLAYER, "unknown player") from None
+                # A signed-out device (docs/devices.md): said in words, then 4401 as for an
+                # unknown id, so a page that knows only 4401 asks the API and meets `revoked`.
+                await self.send({"type": "error", "code": "revoked", "message": exc.message})
+                raise _Closed(NO_PLAYER, "revoked") from None
+            self.player = device.player
             return version
 
     async def push(self, since: int | None) -> None:

@@ -93,7 +93,8 @@ class Store(ABC):
     """The small interface the routes use; `SqlStore` implements it for SQLite and PostgreSQL."""
 
     @abstractmethod
-    def create_player(self, player: str) -> None: ...
+    def create_player(self, player: str, *, device_name: str = "Browser") -> None:
+        """A new player with its first device credential (``cred = player``, docs/devices.md)."""
 
     @abstractmethod
     def has_player(self, player: str) -> bool: ...
@@ -151,7 +152,8 @@ class Store(ABC):
     @abstractmethod
     def expire_players(self, idle_since: str, *, limit: int) -> int:
         """Delete up to ``limit`` players created before ``idle_since`` (ISO-8601 UTC) that
-        have no game saved since, with everything they have; the number deleted."""
+        have no game saved and no credential used since, with everything they have; the
+        number deleted."""
 
     @abstractmethod
     def claim(self, job: str, every: float, now: float) -> bool:

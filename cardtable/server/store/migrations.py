@@ -27,6 +27,7 @@ have already run it.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -271,7 +272,61 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE daily_deals ADD COLUMN fair_salt TEXT",
         ),
     ),
+    # One record on several devices (docs/devices.md): each browser's id is its own
+    # credential (the SHA-256 of the id) mapping to a player; a transfer code's hash, live
+    # 10 minutes and claimed once. Every existing player gets its first credential: the id it
+    # was created with, whose hash is the player key (`cred = player`), so it keeps working.
+    Migration(
+        8,
+        "device credentials and transfer codes",
+        steps=(
+            """CREATE TABLE credentials (
+                cred TEXT PRIMARY KEY,
+                player TEXT NOT NULL,
+                device TEXT NOT NULL,
+                name TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                last_used_at TEXT NOT NULL,
+                revoked_at TEXT)""",
+            "CREATE UNIQUE INDEX credentials_device ON credentials (device)",
+            # A player's devices; the retention sweep asks whether any was used lately.
+            "CREATE INDEX credentials_by_use ON credentials (player, last_used_at)",
+            """CREATE TABLE transfer_codes (
+                code TEXT PRIMARY KEY,
+                player TEXT NOT NULL,
+                created_by TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                expires_at TEXT NOT NULL,
+                used_at TEXT,
+                used_by TEXT)""",
+            "CREATE INDEX transfer_codes_by_player ON transfer_codes (player, used_at)",
+            lambda tx: _backfill_credentials(tx),
+        ),
+    ),
 )
+
+
+def _backfill_credentials(tx: MigrationTx) -> None:
+    """One credential per existing player: ``cred = player``, named "Browser", last used
+    when the player was created."""
+    players = tx.execute("SELECT id, created_at FROM players").fetchall()
+    for player, created_at in players:
+        tx.execute(
+            "INSERT INTO credentials (cred, player, device, name, kind, created_at, "
+            "last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (player, player, new_device_id(), "Browser", "device", created_at, created_at),
+        )
+
+
+DEVICE_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
+
+
+def new_device_id() -> str:
+    """A device's public id: 12 random base32 characters (60 bits), never derived from the
+    credential or the player key."""
+    return "".join(secrets.choice(DEVICE_ALPHABET) for _ in range(12))
+
 
 VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
     version INTEGER PRIMARY KEY,

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from .base import JSON, GameRecord, Result, ResultRecord, Retention, StaleVersion, Store, Tx
-from .migrations import Dialect, migrate
+from .migrations import Dialect, migrate, new_device_id
 
 _GAME_COLUMNS = "id, player, kind, version, state, finished, current, created_at, updated_at"
 _BATCH = 500  # rows one pruning statement handles; each new game adds at most one
@@ -95,9 +95,18 @@ class SqlStore(Store):
         return self.transaction()
 
     # -- players -----------------------------------------------------------------------
-    def create_player(self, player: str) -> None:
+    def create_player(self, player: str, *, device_name: str = "Browser") -> None:
+        # With its first credential (docs/devices.md): the id it was created with, whose
+        # hash is the player key.
+        at = now()
         with self.transaction() as tx:
-            self._run(tx, "INSERT INTO players (id, created_at) VALUES (?, ?)", (player, now()))
+            self._run(tx, "INSERT INTO players (id, created_at) VALUES (?, ?)", (player, at))
+            self._run(
+                tx,
+                "INSERT INTO credentials (cred, player, device, name, kind, created_at, "
+                "last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (player, player, new_device_id(), device_name, "device", at, at),
+            )
 
     def has_player(self, player: str) -> bool:
         return bool(self._rows("SELECT 1 FROM players WHERE id = ?", (player,)))
@@ -298,8 +307,10 @@ class SqlStore(Store):
                     tx,
                     "SELECT id FROM players WHERE created_at < ? AND NOT EXISTS "
                     "(SELECT 1 FROM games WHERE games.player = players.id "
-                    "AND games.updated_at >= ?) ORDER BY created_at LIMIT ?",
-                    (idle_since, idle_since, limit),
+                    "AND games.updated_at >= ?) AND NOT EXISTS "
+                    "(SELECT 1 FROM credentials WHERE credentials.player = players.id "
+                    "AND credentials.last_used_at >= ?) ORDER BY created_at LIMIT ?",
+                    (idle_since, idle_since, idle_since, limit),
                 ).fetchall()
             ]
             for player in players:
@@ -311,6 +322,8 @@ class SqlStore(Store):
                 ]
                 self._delete_games(tx, ids)
                 self._run(tx, "DELETE FROM finishes WHERE player = ?", (player,))
+                self._run(tx, "DELETE FROM credentials WHERE player = ?", (player,))
+                self._run(tx, "DELETE FROM transfer_codes WHERE player = ?", (player,))
                 self._run(tx, "DELETE FROM players WHERE id = ?", (player,))
         return len(players)
 
