@@ -22,8 +22,15 @@ export function hasPlayer() {
   return Boolean(storageGet(PLAYER_KEY));
 }
 
-async function send(method, path, body, playerId) {
-  const headers = { Accept: "application/json" };
+/**
+ * One request to the server, the only `fetch` of the API: JSON in (`body`) and out (null for
+ * an empty answer), or the answer's text with `{ text: true }` (an SVG); error answers become
+ * `ApiError`; a fairness commitment in an answer is noted (fairness.js, docs/fairness.md).
+ * `playerId`, when given, goes in `X-Player-Id`. Most code wants `call` (on behalf of this
+ * browser's player); `request` is for the few routes that take any or no player.
+ */
+export async function request(method, path, body, playerId = null, { text = false } = {}) {
+  const headers = { Accept: text ? "*/*" : "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (playerId) headers["X-Player-Id"] = playerId;
   let response;
@@ -37,9 +44,14 @@ async function send(method, path, body, playerId) {
   } catch {
     throw new ApiError(0, { code: "network" });
   }
+  if (text && response.ok) return response.text();
   const data = await response.json().catch(() => null);
-  noteFairness(data); // commitments seen before their reveal (fairness.js, docs/fairness.md)
-  if (!response.ok) throw new ApiError(response.status, data);
+  noteFairness(data);
+  if (!response.ok) {
+    const err = new ApiError(response.status, data);
+    err.retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw err;
+  }
   return data;
 }
 
@@ -49,7 +61,7 @@ async function playerId() {
   const known = storageGet(PLAYER_KEY);
   if (known) return known;
   if (!creating) {
-    creating = send("POST", "/api/players").then(
+    creating = request("POST", "/api/players").then(
       (data) => {
         storageSet(PLAYER_KEY, data.player_id);
         creating = null;
@@ -69,15 +81,37 @@ export function ensurePlayer() {
   return playerId();
 }
 
-/** A call on behalf of this browser's player; an unknown id (a reset server) is replaced once. */
-async function call(method, path, body) {
+/** This browser's stored player id, or null; nothing is created. */
+export function storedPlayer() {
+  return storageGet(PLAYER_KEY);
+}
+
+/** Makes `id` (a credential from a transfer code or a recovery file, docs/devices.md) this
+ * browser's player id. */
+export function adoptPlayer(id) {
+  storageSet(PLAYER_KEY, id);
+}
+
+/** A signed-out device (`401 revoked`): the dialog offering a fresh start or a transfer code
+ * (devices-revoked.js, loaded the first time). The id is never replaced silently. */
+export function noteRevoked() {
+  import("./devices-revoked.js").then((m) => m.showRevoked());
+}
+
+/**
+ * A call on behalf of this browser's player (made on first use); an unknown id (a reset
+ * server) is replaced once; a revoked one opens the signed-out dialog and fails.
+ * `options` as `request`'s.
+ */
+export async function call(method, path, body, options) {
   const id = await playerId();
   try {
-    return await send(method, path, body, id);
+    return await request(method, path, body, id, options);
   } catch (err) {
+    if (err.code === "revoked") noteRevoked();
     if (err.code !== "no_player") throw err;
     storageSet(PLAYER_KEY, null);
-    return send(method, path, body, await playerId());
+    return request(method, path, body, await playerId(), options);
   }
 }
 

@@ -1,44 +1,10 @@
 /**
  * The daily deal and statistics routes (docs/api.md, "Daily deal" and "Statistics") on
- * behalf of this browser's player. The player id is api.js's: a first visit makes one
- * through it, and an id the server no longer knows is replaced once, as api.js does.
+ * behalf of this browser's player, through api.js's `call` (which makes the id on a first
+ * visit and replaces one the server no longer knows).
  */
 
-import { ApiError, api, hasPlayer } from "./api.js";
-import { storageGet, storageSet } from "./settings.js";
-
-const PLAYER_KEY = "cardtable.player";
-
-async function send(method, path, body) {
-  if (!hasPlayer()) await api.continueGames(); // api.js makes and keeps the id
-  const headers = { Accept: "application/json", "X-Player-Id": storageGet(PLAYER_KEY) };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  let response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      cache: "no-store",
-    });
-  } catch {
-    throw new ApiError(0, { code: "network" });
-  }
-  if (response.status === 204) return null;
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
-}
-
-async function call(method, path, body) {
-  try {
-    return await send(method, path, body);
-  } catch (err) {
-    if (err.code !== "no_player") throw err;
-    storageSet(PLAYER_KEY, null);
-    return send(method, path, body);
-  }
-}
+import { call } from "./api.js";
 
 const enc = encodeURIComponent;
 

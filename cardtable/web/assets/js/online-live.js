@@ -4,10 +4,11 @@
  * receives the table after every change. A dropped connection is opened again with a growing,
  * jittered delay (0.5 s doubling to 10 s); coming back online or to the tab retries at once.
  * Closing codes: 4404 the table is gone (no retry), 4409 too many spectators (retry slowly),
- * 4401 an unknown player id (replaced through the API, then retried).
+ * 4401 an unknown player id (replaced through the API, then retried), or with the reason
+ * "revoked" a signed-out device (the signed-out dialog; no retry).
  */
 
-import { ensurePlayer, onlineApi } from "./api.js";
+import { ensurePlayer, noteRevoked, onlineApi } from "./api.js";
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 10000;
@@ -75,6 +76,12 @@ export function openLive(token, { onTable, onState, version }) {
       if (stopped) return;
       if (ev.code === 4404) {
         onState("gone");
+        return;
+      }
+      if (ev.code === 4401 && ev.reason === "revoked") {
+        // This device was signed out of its record (docs/devices.md): the dialog, no retry.
+        onState("lost");
+        noteRevoked();
         return;
       }
       if (ev.code === 4401) {

@@ -87,3 +87,9 @@ if (typeof document !== "undefined" && document.getElementById("data-export")) {
   addBundle("data");
   import("./data-admin.js");
 }
+
+// The settings dialog's "Your devices" section (devices.js, docs/devices.md), loaded the same way.
+if (typeof document !== "undefined" && document.getElementById("devices")) {
+  addBundle("devices");
+  import("./devices.js");
+}

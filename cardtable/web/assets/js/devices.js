@@ -1,0 +1,392 @@
+/**
+ * The settings dialog's "Your devices" section (docs/devices.md): a transfer code with its
+ * countdown, QR code and link; the devices using this record (rename this one, sign one out,
+ * sign this one out, sign out everywhere else); the recovery file (download, restore); and the
+ * form for a code from another device. Loaded by settings.js where the dialog has the section.
+ * Device names are typed by people: they only ever reach the page as `textContent`.
+ */
+
+import { ApiError, adoptPlayer, call, storedPlayer } from "./api.js";
+import { DAILY_GAME_KEY } from "./daily-api.js";
+import {
+  askReplace,
+  claimForm,
+  el,
+  ownRecordInUse,
+  recoveryKeyOf,
+  refusalText,
+  restore,
+  switchTo,
+} from "./devices-claim.js";
+import { currentLanguage, t } from "./i18n.js";
+import { onLanguageChange } from "./page.js";
+import { storageSet } from "./settings.js";
+
+const $ = (id) => document.getElementById(id);
+const D = "/api/devices";
+
+const state = { code: null, deadline: 0, devices: [], timer: 0, ticks: 0, pending: null };
+
+function say(id, text) {
+  $(id).textContent = text;
+}
+
+// --- the transfer code -------------------------------------------------------------------
+
+/** "9:42" */
+function clock(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function linkOf(code) {
+  return `${location.origin}/link.html#${code}`;
+}
+
+/** The code shown was used (another device is in): the list has it, the code is gone. */
+function codeUsed() {
+  state.code = null;
+  clearInterval(state.timer);
+  state.timer = 0;
+  showCode();
+  say("share-status", t("devices.code_used"));
+}
+
+const POLL_EVERY = 5; // seconds: while a code is shown, the list follows its use
+
+function tick() {
+  if (!state.code) return;
+  state.ticks = (state.ticks + 1) % POLL_EVERY;
+  if (state.ticks === 0) loadDevices();
+  const left = state.deadline - Date.now();
+  const expired = left <= 0;
+  $("share-box").classList.toggle("expired", expired);
+  $("share-expiry").textContent = expired ? "" : t("devices.expires_in", { time: clock(left) });
+  if (expired) {
+    clearInterval(state.timer);
+    state.timer = 0;
+    for (const id of ["share-qr", "share-copy"]) $(id).hidden = true;
+    $("share-link").closest("p").hidden = true;
+    say("share-status", t("devices.expired"));
+  }
+}
+
+function showCode() {
+  const { code } = state;
+  $("share-box").hidden = !code;
+  $("share-btn").closest("p").hidden = Boolean(code);
+  if (!code) return;
+  const node = $("share-code");
+  node.textContent = code;
+  node.setAttribute("aria-label", t("devices.code_spoken", { letters: code.replace("-", "").split("").join(" ") }));
+  $("share-link").value = linkOf(code);
+  $("share-link").closest("p").hidden = false;
+  $("share-copy").hidden = false;
+  $("share-qr").alt = t("devices.qr_alt");
+  clearInterval(state.timer);
+  state.timer = setInterval(tick, 1000);
+  tick();
+}
+
+async function loadQr(code) {
+  const img = $("share-qr");
+  img.hidden = true;
+  try {
+    const svg = await call("POST", `${D}/transfer-qr`, { code, origin: location.origin }, { text: true });
+    if (state.code !== code) return;
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+    img.hidden = state.deadline <= Date.now();
+  } catch {
+    /* the code and the link still work without the picture */
+  }
+}
+
+async function newCode() {
+  const first = !state.code;
+  say("share-status", "");
+  try {
+    const answer = await call("POST", `${D}/transfer`);
+    state.code = answer.code;
+    state.deadline = Date.now() + answer.expires_in * 1000;
+    showCode();
+    say("share-status", t("devices.code_made"));
+    if (first) $("share-new").focus(); // the button that was pressed is gone
+    loadQr(answer.code);
+  } catch (err) {
+    say("share-status", err?.code === "rate_limited" ? refusalText(err) : t("devices.failed"));
+  }
+}
+
+async function copyLink() {
+  const input = $("share-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+    say("share-status", t("devices.copied"));
+  } catch {
+    input.select();
+    say("share-status", t("devices.copy_failed"));
+  }
+}
+
+// --- the devices ---------------------------------------------------------------------------
+
+function toMs(stamp) {
+  if (typeof stamp === "number") return stamp < 1e12 ? stamp * 1000 : stamp;
+  return Date.parse(stamp);
+}
+
+/** "5 minutes ago" / "5 分前", in the page's language. */
+function ago(stamp) {
+  const seconds = (toMs(stamp) - Date.now()) / 1000;
+  if (!Number.isFinite(seconds) || seconds > -60) return null;
+  const rtf = new Intl.RelativeTimeFormat(currentLanguage(), { numeric: "auto" });
+  const units = [
+    ["minute", 60],
+    ["hour", 3600],
+    ["day", 86400],
+    ["month", 2592000],
+    ["year", 31536000],
+  ];
+  let [unit, size] = units[0];
+  for (const [u, s] of units) if (-seconds >= s) [unit, size] = [u, s];
+  return rtf.format(Math.round(seconds / size), unit);
+}
+
+function deviceName(d) {
+  return d.kind === "recovery" ? t("devices.recovery_entry") : d.name;
+}
+
+function renderDevices() {
+  const items = state.devices.map((d) => {
+    const li = el("li", `device${d.current ? " current" : ""}`);
+    li.dataset.device = d.device;
+    const who = el("span", "device-who");
+    const name = el("strong", "device-name");
+    name.textContent = deviceName(d);
+    who.append(name);
+    if (d.current) {
+      const tag = el("span", "device-tag");
+      tag.textContent = t("devices.this_device");
+      who.append(" ", tag);
+    }
+    const when = ago(d.last_used_at);
+    const used = el("span", "device-used");
+    used.textContent = when ? t("devices.last_used", { when }) : t("devices.used_now");
+    const b = el("button", "device-button");
+    b.type = "button";
+    if (d.current) {
+      b.id = "rename-btn";
+      b.textContent = t("devices.rename");
+      b.addEventListener("click", openRename);
+    } else {
+      b.classList.add("sign-out");
+      b.textContent = t("devices.sign_out");
+      b.setAttribute("aria-label", t("devices.sign_out_label", { name: deviceName(d) }));
+      b.addEventListener("click", () => signOut(d));
+    }
+    li.append(who, used, b);
+    return li;
+  });
+  $("device-list").replaceChildren(...items);
+  $("sign-out-others").hidden = state.devices.filter((d) => !d.current).length === 0;
+}
+
+async function loadDevices() {
+  try {
+    const answer = await call("GET", D);
+    state.devices = answer.devices;
+    renderDevices();
+    if (state.code && state.deadline > Date.now() && !answer.transfer) codeUsed();
+  } catch (err) {
+    if (err?.code !== "revoked") say("list-status", t("devices.failed"));
+  }
+}
+
+function openRename() {
+  const me = state.devices.find((d) => d.current);
+  $("rename-box").hidden = false;
+  $("rename-input").value = me?.name || "";
+  $("rename-input").focus();
+  $("rename-input").select();
+}
+
+function closeRename() {
+  $("rename-box").hidden = true;
+  $("rename-btn")?.focus();
+}
+
+async function saveRename() {
+  const name = $("rename-input").value.trim();
+  if (!name) return;
+  try {
+    await call("PATCH", `${D}/current`, { name });
+    say("list-status", t("devices.renamed"));
+    await loadDevices();
+    closeRename();
+  } catch {
+    say("list-status", t("devices.failed"));
+  }
+}
+
+async function signOut(d) {
+  try {
+    await call("DELETE", `${D}/${encodeURIComponent(d.device)}`);
+    say("list-status", t("devices.signed_out_one", { name: deviceName(d) }));
+    await loadDevices();
+    $("list-title").focus();
+  } catch {
+    say("list-status", t("devices.failed"));
+  }
+}
+
+/** Forgets this browser's player and starts the page again (a new player on first use). */
+function startAfresh() {
+  adoptPlayer(null);
+  storageSet(DAILY_GAME_KEY, null);
+  location.reload();
+}
+
+function ask(kind) {
+  state.pending = kind;
+  const alone = state.devices.every((d) => d.current);
+  const question =
+    kind === "others"
+      ? "devices.sign_out_others_confirm"
+      : alone
+        ? "devices.sign_out_this_last"
+        : "devices.sign_out_this_confirm";
+  say("sign-out-question", t(question));
+  $("sign-out-yes").textContent = t(kind === "others" ? "devices.sign_out_others_yes" : "devices.sign_out_this_yes");
+  $("sign-out-confirm").hidden = false;
+  $("sign-out-no").focus();
+}
+
+function closeAsk() {
+  $("sign-out-confirm").hidden = true;
+  const back = state.pending === "others" ? $("sign-out-others") : $("sign-out-this");
+  state.pending = null;
+  back.focus();
+}
+
+async function confirmSignOut() {
+  const kind = state.pending;
+  try {
+    if (kind === "others") {
+      const answer = await call("POST", `${D}/sign-out-others`);
+      $("sign-out-confirm").hidden = true;
+      state.pending = null;
+      say("list-status", t("devices.signed_out_others", { n: answer.revoked }));
+      await loadDevices();
+      $("list-title").focus();
+    } else {
+      const me = state.devices.find((d) => d.current);
+      if (me) await call("DELETE", `${D}/${encodeURIComponent(me.device)}`);
+      startAfresh();
+    }
+  } catch {
+    say("list-status", t("devices.failed"));
+  }
+}
+
+// --- the recovery file ---------------------------------------------------------------------
+
+async function downloadRecovery() {
+  try {
+    const file = await call("POST", `${D}/recovery`);
+    const blob = new Blob([`${JSON.stringify(file, null, 2)}\n`], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = "cardtable-recovery.json";
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    $("recovery-confirm").hidden = true;
+    say("recovery-status", t("devices.recovery_done"));
+    $("recovery-btn").focus();
+    loadDevices();
+  } catch (err) {
+    say("recovery-status", err?.code === "rate_limited" ? refusalText(err) : t("devices.failed"));
+  }
+}
+
+async function restoreFile() {
+  const input = $("restore-file");
+  const file = input.files?.[0];
+  if (!file) return;
+  say("restore-status", "");
+  const key = recoveryKeyOf(await file.text().catch(() => ""));
+  input.value = "";
+  if (!key) {
+    say("restore-status", t("devices.restore_bad_file"));
+    return;
+  }
+  if ((await ownRecordInUse()) && !(await askReplace(input.closest("p"), input))) return;
+  try {
+    switchTo(await restore(key));
+    say("restore-status", t("devices.switching"));
+    location.reload();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    say("restore-status", refusalText(err, "devices.bad_file"));
+  }
+}
+
+// --- wiring --------------------------------------------------------------------------------
+
+function refresh() {
+  const has = Boolean(storedPlayer());
+  $("devices-own").hidden = !has;
+  $("devices-none").hidden = has;
+  for (const id of ["list-status", "recovery-status", "restore-status"]) say(id, "");
+  if (!has) return;
+  if (!state.devices.length) say("list-status", t("devices.loading"));
+  loadDevices().then(() => {
+    if ($("list-status").textContent === t("devices.loading")) say("list-status", "");
+  });
+  if (state.code) showCode();
+}
+
+function wire() {
+  $("list-title").tabIndex = -1;
+  $("settings-open")?.addEventListener("click", refresh);
+  $("share-btn").addEventListener("click", newCode);
+  $("share-new").addEventListener("click", newCode);
+  $("share-copy").addEventListener("click", copyLink);
+  $("rename-save").addEventListener("click", saveRename);
+  $("rename-cancel").addEventListener("click", closeRename);
+  $("rename-input").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") {
+      ev.preventDefault();
+      saveRename();
+    }
+  });
+  $("sign-out-this").addEventListener("click", () => ask("this"));
+  $("sign-out-others").addEventListener("click", () => ask("others"));
+  $("sign-out-no").addEventListener("click", closeAsk);
+  $("sign-out-yes").addEventListener("click", confirmSignOut);
+  $("recovery-btn").addEventListener("click", () => {
+    $("recovery-confirm").hidden = false;
+    say("recovery-status", "");
+    $("recovery-yes").focus();
+  });
+  $("recovery-no").addEventListener("click", () => {
+    $("recovery-confirm").hidden = true;
+    $("recovery-btn").focus();
+  });
+  $("recovery-yes").addEventListener("click", downloadRecovery);
+  $("restore-file").addEventListener("change", restoreFile);
+  claimForm($("settings-claim"), { onDone: () => location.reload() });
+  $("settings-dialog")?.addEventListener("close", () => {
+    clearInterval(state.timer);
+    state.timer = 0;
+  });
+  onLanguageChange(() => {
+    renderDevices();
+    if (state.code) showCode();
+  });
+  if ($("settings-dialog")?.open) refresh();
+}
+
+wire();

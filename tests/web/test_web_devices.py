@@ -1,0 +1,267 @@
+"""One record on several devices in the browser (issue 20, docs/devices.md): each device is
+its own browser context on the shared test server.
+
+- transfer by code (a Japanese phone typing it in lower case with a space) and by link (the
+  link the QR code carries, opened in a third context that has games of its own, so it asks
+  first); a Poker Squares deal started on the desktop continued on both others with the same
+  cards, each move seen by the others; the settings dialog's devices list;
+- a device signed out from another is refused: the signed-out dialog with both choices (the
+  code form, then "Start fresh", which gives it a new, empty record); "sign out everywhere
+  else" refuses the rest;
+- a recovery file downloaded on one device (after its warning) restores the record in a
+  fresh context through the file input.
+
+axe-core and phone tap targets on the dialog states, screenshots of each in both languages;
+no console error beyond the refusals the tests provoke (Chromium logs every 4xx answer).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from .a11y import assert_no_axe_violations, assert_tap_targets
+from .conftest import ConsoleGuard, NewPage
+from .helpers import cell, grid_cards, start_deal, wait_placed
+
+PS = "/poker-squares.html"
+
+
+def place(page: Page, row: int, col: int, placed_after: int) -> None:
+    page.locator(cell(page, row, col)).click()
+    wait_placed(page, placed_after)
+
+
+def open_devices(page: Page) -> None:
+    """Opens the settings dialog with its devices section loaded."""
+    page.locator("#settings-open").click()
+    expect(page.locator("#settings-dialog")).to_be_visible()
+
+
+def close_settings(page: Page) -> None:
+    page.locator("#settings-dialog [data-close]").click()
+    expect(page.locator("#settings-dialog")).to_be_hidden()
+
+
+def show_code(page: Page) -> str:
+    """Asks for a transfer code in the open settings dialog; returns it as shown."""
+    if page.locator("#share-btn").is_visible():
+        page.locator("#share-btn").click()
+    else:
+        page.locator("#share-new").click()
+    code = page.locator("#share-code")
+    expect(code).to_have_text(re.compile(r"^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$"))
+    expect(page.locator("#share-qr")).to_be_visible()
+    return code.inner_text()
+
+
+def check_dialog(page: Page, where: str, *, phone: bool) -> None:
+    """axe-core on the page, and on a phone 44 px targets in the open dialog."""
+    assert_no_axe_violations(page, where)
+    if phone:
+        assert_tap_targets(page, where, within="dialog[open]")
+
+
+def shot(page: Page, directory: Path, name: str) -> None:
+    page.screenshot(path=str(directory / f"devices-{name}.png"), animations="disabled")
+
+
+def dialog_shot(page: Page, directory: Path, name: str) -> None:
+    """The open dialog whole (it scrolls inside the viewport)."""
+    page.locator("dialog[open]").screenshot(path=str(directory / f"devices-{name}.png"), animations="disabled")
+
+
+def switch_language(page: Page, lang: str) -> None:
+    """Switches with the header's buttons (closing and reopening an open settings dialog)."""
+    dialog_open = page.locator("#settings-dialog").is_visible()
+    if dialog_open:
+        close_settings(page)
+    page.locator(f"[data-set-lang={lang}]").click()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    if dialog_open:
+        open_devices(page)
+
+
+def player_id(page: Page) -> str | None:
+    value: str | None = page.evaluate("() => localStorage.getItem('cardtable.player')")
+    return value
+
+
+def test_transfer_by_code_and_link_continue_then_sign_out(
+    new_page: NewPage, console_guard: ConsoleGuard, screenshot_dir: Path
+) -> None:
+    console_guard.allow("401")  # a signed-out device's refused requests
+    console_guard.allow("404")  # a wrong code
+    # Device A: a desktop in English with a deal in progress.
+    a = new_page()
+    start_deal(a)
+    for i in range(3):
+        place(a, 0, i, i + 1)
+    open_devices(a)
+    expect(a.locator("#device-list li")).to_have_count(1)
+    expect(a.locator("#device-list li.current")).to_contain_text("this device")
+    code = show_code(a)
+    expect(a.locator("#share-expiry")).to_have_text(re.compile(r"^Expires in (10:00|9:[0-5]\d)$"))
+    expect(a.locator("#share-link")).to_have_value(re.compile(rf"/link\.html#{code}$"))
+    check_dialog(a, "settings, devices section with a code (en, desktop)", phone=False)
+    dialog_shot(a, screenshot_dir, "settings-en-desktop")
+    switch_language(a, "ja")
+    expect(a.locator("#share-expiry")).to_contain_text("有効期限まであと")
+    dialog_shot(a, screenshot_dir, "settings-ja-desktop")
+    switch_language(a, "en")
+
+    # Device B: a Japanese phone with no record; a malformed and a wrong code first.
+    b = new_page(phone=True, locale="ja-JP")
+    b.goto("/")
+    open_devices(b)
+    expect(b.locator("#devices-none")).to_be_visible()
+    expect(b.locator("#devices-own")).to_be_hidden()
+    form = b.locator("#settings-claim")
+    form.locator("input").fill("OOOO")
+    form.locator("button[type=submit]").click()
+    expect(form.locator("[role=status]")).to_have_text("コードは英数字8文字です（例：ABCD-EFGH）。")
+    form.locator("input").fill("2222-2222" if code != "2222-2222" else "3333-3333")
+    form.locator("button[type=submit]").click()
+    expect(form.locator("[role=status]")).to_contain_text("このコードは使えません")
+    check_dialog(b, "settings, a wrong code (ja, phone)", phone=True)
+    dialog_shot(b, screenshot_dir, "settings-claim-ja-phone")
+    typed = code.lower().replace("-", " ")
+    form.locator("input").fill(typed)
+    form.locator("button[type=submit]").click()
+    b.wait_for_load_state("load")
+    expect(b.locator("#settings-dialog")).to_be_hidden()
+    b.goto(PS)
+    wait_placed(b, 3)
+    assert grid_cards(b) == grid_cards(a)
+    expect(b.locator("#current-card")).to_have_attribute(
+        "data-card", a.locator("#current-card").get_attribute("data-card") or ""
+    )
+    place(b, 1, 0, 4)  # B moves on; A sees it after a reload and moves on too
+    a.reload()
+    wait_placed(a, 4)
+    assert grid_cards(a) == grid_cards(b)
+    place(a, 1, 1, 5)
+
+    # The code is used up: the list on A shows both devices, B's in Japanese on B.
+    open_devices(b)
+    expect(b.locator("#device-list li")).to_have_count(2)
+    expect(b.locator("#device-list li.current")).to_contain_text("この端末")
+    b_device = b.locator("#device-list li.current").get_attribute("data-device")
+    assert b_device
+    check_dialog(b, "settings, devices list (ja, phone)", phone=True)
+    dialog_shot(b, screenshot_dir, "settings-ja-phone")
+    b.locator("#rename-btn").click()
+    b.locator("#rename-input").fill("私のスマホ")
+    b.locator("#rename-save").click()
+    expect(b.locator("#device-list li.current .device-name")).to_have_text("私のスマホ")
+    close_settings(b)
+
+    # Device C: a desktop with a game of its own opens the link the QR code carries.
+    c = new_page()
+    start_deal(c)
+    place(c, 4, 4, 1)
+    own = player_id(c)
+    a.locator("#settings-open").click()
+    link_code = show_code(a)
+    link = a.locator("#share-link").input_value()
+    c.goto(link)
+    expect(c.locator("main .devices-confirm")).to_be_visible()
+    expect(c.locator("main .devices-confirm")).to_contain_text("This browser has its own games")
+    check_dialog(c, "link page, the question (en, desktop)", phone=False)
+    shot(c, screenshot_dir, "link-question-en-desktop")
+    c.locator("main .devices-confirm .danger").click()
+    expect(c.locator("#link-status")).to_have_text("This device now uses your record.")
+    assert player_id(c) not in (None, own)
+    assert link_code not in c.url  # the code left the address
+    expect(c.locator("#link-continue-ps")).to_be_visible()
+    expect(c.locator("#link-continues")).to_contain_text("Poker Squares: 5 of 25 cards placed")
+    check_dialog(c, "link page, done (en, desktop)", phone=False)
+    shot(c, screenshot_dir, "link-done-en-desktop")
+    c.locator("#link-continue-ps").click()
+    wait_placed(c, 5)
+    assert grid_cards(c) == grid_cards(a)
+
+    # A signs B out: B's next request is refused and the dialog offers both ways.
+    # A's open dialog follows the code's use: the list grows, the code is gone.
+    expect(a.locator("#device-list li")).to_have_count(3, timeout=15000)
+    expect(a.locator("#share-status")).to_have_text("The code was used: the new device is in the list below.")
+    expect(a.locator("#device-list li[data-device='" + b_device + "']")).to_contain_text("私のスマホ")
+    a.locator(f"#device-list li[data-device='{b_device}'] .sign-out").click()
+    expect(a.locator("#list-status")).to_have_text("私のスマホ is signed out.")
+    expect(a.locator("#device-list li")).to_have_count(2)
+    b.reload()
+    revoked = b.locator("#revoked-dialog")
+    expect(revoked).to_be_visible()
+    expect(revoked.locator("h2")).to_have_text("この端末は記録からログアウトされました。")
+    expect(b.locator("#revoked-fresh")).to_have_text("最初から始める")
+    expect(b.locator("#revoked-code")).to_have_text("引き継ぎコードを入力")
+    check_dialog(b, "signed-out dialog (ja, phone)", phone=True)
+    dialog_shot(b, screenshot_dir, "revoked-ja-phone")
+    b.locator("#revoked-code").click()
+    expect(b.locator("#revoked-claim input")).to_be_focused()
+    check_dialog(b, "signed-out dialog, code form (ja, phone)", phone=True)
+    b.locator("#revoked-fresh").click()
+    expect(b.locator("#setup")).to_be_visible()  # a new, empty record: no deal to continue
+    expect(b.locator("#revoked-dialog")).to_have_count(0)
+    start_deal(b)
+    place(b, 0, 0, 1)
+
+    # "Sign out everywhere else" (confirmed) on A: C is refused next.
+    a.locator("#sign-out-others").click()
+    expect(a.locator("#sign-out-question")).to_contain_text("Sign out every other device")
+    check_dialog(a, "settings, sign out everywhere else (en, desktop)", phone=False)
+    a.locator("#sign-out-yes").click()
+    expect(a.locator("#list-status")).to_have_text("Signed out 1 other device.")
+    expect(a.locator("#device-list li")).to_have_count(1)
+    expect(a.locator("#sign-out-others")).to_be_hidden()
+    c.reload()
+    expect(c.locator("#revoked-dialog")).to_be_visible()
+    expect(c.locator("#revoked-dialog h2")).to_have_text("This device was signed out of its record.")
+    check_dialog(c, "signed-out dialog (en, desktop)", phone=False)
+    dialog_shot(c, screenshot_dir, "revoked-en-desktop")
+    close_settings(a)
+    place(a, 1, 2, 6)  # A itself keeps working
+
+
+def test_recovery_file_restores_the_record_elsewhere(
+    new_page: NewPage, console_guard: ConsoleGuard, screenshot_dir: Path
+) -> None:
+    console_guard.allow("404")  # a file whose key no longer works
+    a = new_page(phone=True, accept_downloads=True)
+    start_deal(a)
+    place(a, 2, 2, 1)
+    place(a, 2, 3, 2)
+    open_devices(a)
+    a.locator("#recovery-btn").click()
+    warning = a.locator("#recovery-warning")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("Anyone who has this file can use your record")
+    check_dialog(a, "settings, recovery warning (en, phone)", phone=True)
+    dialog_shot(a, screenshot_dir, "recovery-en-phone")
+    with a.expect_download() as info:
+        a.locator("#recovery-yes").click()
+    download = info.value
+    assert download.suggested_filename == "cardtable-recovery.json"
+    path = Path(download.path())
+    assert '"recovery_key"' in path.read_text(encoding="utf-8")
+    expect(a.locator("#recovery-status")).to_have_text("Saved as cardtable-recovery.json.")
+    expect(a.locator("#device-list li")).to_have_count(2)  # the file is listed, and can be signed out
+    expect(a.locator("#device-list")).to_contain_text("Recovery file")
+
+    # A third context, a Japanese phone with no record of its own, restores from the file.
+    d = new_page(phone=True, locale="ja-JP")
+    d.goto(PS)
+    open_devices(d)
+    d.locator("#restore-file").set_input_files(
+        files=[{"name": "x.txt", "mimeType": "text/plain", "buffer": b"not a recovery file"}]
+    )
+    expect(d.locator("#restore-status")).to_have_text("cardtableの復元用ファイルではありません。")
+    d.locator("#restore-file").set_input_files(str(path))
+    d.wait_for_load_state("load")
+    wait_placed(d, 2)
+    assert grid_cards(d) == grid_cards(a)
+    place(d, 3, 3, 3)
+    a.reload()
+    wait_placed(a, 3)
