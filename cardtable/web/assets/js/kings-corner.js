@@ -6,14 +6,27 @@
  */
 
 import { api, hasPlayer, kcApi, onlineApi } from "./api.js";
-import { cardName } from "./cards.js";
 import { announce, errorRouter, onShortcuts, showError } from "./feedback.js";
 import { t } from "./i18n.js";
-import { createChooser, kingsFirst } from "./kc-choose.js";
 import { endSummary, renderEnd } from "./kc-end.js";
+import {
+  afterMove,
+  announceRound,
+  endTurnParts,
+  focusHand,
+  landing,
+  mayEndTurn,
+  moveStart,
+  ownTurnText,
+  renderBoard,
+  renderHandoff,
+  say,
+  slideFrom,
+  undone,
+  wireTable,
+} from "./kc-play.js";
 import { fillSetup, readSetup, refreshSetup, wireSetup } from "./kc-setup.js";
-import { createTable } from "./kc-table.js";
-import { capitalise, eventText, parseMove, rulesLine, seatName, sentences, stepText } from "./kc-text.js";
+import { eventText, parseMove, rulesLine, seatName, sentences, stepText } from "./kc-text.js";
 import { ONLINE_PAGE, wireCodeForm } from "./online-code.js";
 import { initPage, onLanguageChange, serialRunner } from "./page.js";
 import { getSetting, setSetting } from "./settings.js";
@@ -44,10 +57,6 @@ const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 // --- small helpers -----------------------------------------------------------------------
 
-function say(text) {
-  $("message").textContent = text ? capitalise(text) : "";
-}
-
 function speed() {
   if (reducedMotion.matches) return SPEEDS.instant;
   return SPEEDS[getSetting("kcSpeed")] || SPEEDS.normal;
@@ -70,16 +79,6 @@ function legal() {
   return myTurn() && !state.paused ? view().legal_moves : [];
 }
 
-function lastPiles(game) {
-  const last = game.log[game.log.length - 1];
-  const out = new Set();
-  if (!last || last.round !== game.match.round) return out;
-  const m = parseMove(last.move);
-  if (m.kind === "play" || m.kind === "draw-king") out.add(m.pile);
-  if (m.kind === "shift") out.add(m.to);
-  return out;
-}
-
 // --- drawing -------------------------------------------------------------------------------
 
 function turnText(game) {
@@ -90,47 +89,22 @@ function turnText(game) {
   if (game.phase === "computer") return t(state.paused ? "kc.turn_computer_paused" : "kc.turn_computer", { who });
   if (game.phase === "handoff") return t("kc.turn_handoff", { who });
   if (!myTurn()) return t("kc.turn_of", { who });
-  const single = game.seats.filter((s) => s.kind === "human").length === 1;
-  const parts = [single ? t("kc.turn_yours") : t("kc.turn_of", { who })];
-  if (v.last_draw) parts.push(t("kc.you_drew", { card: cardName(v.last_draw) }));
-  if (kingsFirst(v)) parts.push(t("kc.kings_first_now"));
-  return sentences(parts);
+  return ownTurnText(game, who);
 }
 
 function render() {
   const game = state.game;
   if (!game) return;
   const v = game.view;
-  const a = chooser.analyse();
   const tableEl = $("table");
   tableEl.dataset.game = game.id;
   tableEl.dataset.phase = game.phase;
   tableEl.dataset.version = String(game.version);
-  tableEl.dataset.toPlay = String(v.to_play);
-  tableEl.dataset.viewer = game.viewer === null ? "" : String(game.viewer);
   tableEl.classList.toggle("wait-next", state.waitNext);
-  table.render(game, {
-    selection: state.selection,
-    targets: a.targets,
-    movable: a.movable,
-    playable: a.playable,
-    lastPiles: lastPiles(game),
-    myTurn: myTurn(),
-  });
-  $("cross").classList.toggle("selecting", Boolean(state.selection));
-  $("round-line").textContent = t("kc.round_line", { round: game.match.round, rounds: game.match.rounds });
-  $("rules-line").textContent = rulesLine(v);
-  $("turn-line").textContent = capitalise(turnText(game));
+  const a = renderBoard({ table, chooser, state, myTurn: myTurn(), turnLine: turnText(game) });
 
   const over = game.phase === "round_over" || game.phase === "match_over";
-  const handoff = game.phase === "handoff" && !state.waitNext;
-  $("handoff").hidden = !handoff;
-  if (handoff) {
-    const who = seatName(game, v.to_play);
-    $("handoff-title").textContent = t("kc.handoff_title", { who });
-    $("handoff-text").textContent = t("kc.handoff_text", { who });
-    $("reveal-btn").textContent = t("kc.reveal", { who });
-  }
+  renderHandoff(game, v.to_play, game.phase === "handoff" && !state.waitNext);
   const end = $("end-btn");
   end.hidden = state.waitNext || over || game.phase === "handoff";
   end.disabled = !a.moves.includes("end");
@@ -157,25 +131,6 @@ function rectOf(node) {
   return node ? node.getBoundingClientRect() : null;
 }
 
-/** Slides the pile's top card in from where it came (a hand card, a seat, another pile). */
-function slideFrom(fromRect, pile) {
-  const ms = speed().slide;
-  if (!fromRect || !ms) return;
-  const target = table.tail(pile);
-  if (target.hidden) return;
-  const to = rectOf(target);
-  if (!to || !to.width) return;
-  const dx = fromRect.left + fromRect.width / 2 - (to.left + to.width / 2);
-  const dy = fromRect.top + fromRect.height / 2 - (to.top + to.height / 2);
-  target.animate(
-    [
-      { transform: `translate(${dx}px, ${dy}px)`, zIndex: 5 },
-      { transform: "none", zIndex: 5 },
-    ],
-    { duration: ms, easing: "ease-out" },
-  );
-}
-
 /** Where a step's card comes from, measured before the board changes. */
 function sourceRect(seat, move) {
   const m = parseMove(move);
@@ -183,11 +138,6 @@ function sourceRect(seat, move) {
   if (m.kind !== "play") return null;
   const card = state.game.viewer === seat ? table.card(m.card) : null;
   return rectOf(card || table.seat(seat));
-}
-
-function landing(move) {
-  const m = parseMove(move);
-  return m.kind === "shift" ? m.to : m.kind === "play" ? m.pile : null;
 }
 
 // --- server answers ------------------------------------------------------------------------
@@ -277,7 +227,7 @@ async function computerLoop() {
       render();
       if (step) {
         const pile = landing(step.move);
-        if (pile) slideFrom(from, pile);
+        if (pile) slideFrom(table, from, pile, speed().slide);
         playSound(step.move === "end" ? "undo" : "place");
         announce(stepAnnouncement(next, step));
       }
@@ -323,12 +273,6 @@ function focusAfterTurn() {
   }
 }
 
-function focusHand(index) {
-  const cards = $("hand").querySelectorAll(".hand-card");
-  if (cards.length) cards[Math.max(0, Math.min(index, cards.length - 1))].focus();
-  else if (!$("end-btn").hidden) $("end-btn").focus();
-}
-
 // --- choosing and playing ----------------------------------------------------------------
 
 function blocked() {
@@ -346,32 +290,22 @@ function blocked() {
 
 function play(move, keyboard) {
   const game = state.game;
-  const m = parseMove(move);
-  const from = m.kind === "play" ? rectOf(table.card(m.card)) : rectOf(table.pile(m.from));
-  const handIndex = m.kind === "play" ? game.view.hand.indexOf(m.card) : -1;
+  const start = moveStart(table, game, move);
   run(async () => {
     const next = await kcApi.move(game, move);
     showError(null);
     state.selection = null;
     adopt(next);
     render();
-    slideFrom(from, m.kind === "play" ? m.pile : m.to);
-    const parts = [stepText(next, game.view.to_play, move), ...(next.view.is_over ? [endSummary(next)] : [])];
-    playSound(next.view.is_over ? "end" : "place");
-    say(parts[0]);
-    announce(sentences(parts));
-    if (next.view.is_over) $("end-title")?.focus?.();
-    else if (keyboard) focusHand(handIndex >= 0 ? handIndex : 0);
+    const seat = game.view.to_play;
+    afterMove({ table, next, seat, move, start, over: next.view.is_over, keyboard, slideMs: speed().slide });
   });
 }
 
 function endTurn() {
   if (blocked()) return;
   const game = state.game;
-  if (!view().legal_moves.includes("end")) {
-    if (kingsFirst(view())) say(t("kc.kings_first_now"));
-    return;
-  }
+  if (!mayEndTurn(view())) return;
   const seat = game.view.to_play;
   run(async () => {
     const next = await kcApi.move(game, "end");
@@ -381,11 +315,7 @@ function endTurn() {
     state.waitNext = next.phase === "computer" || next.phase === "handoff";
     render();
     playSound("undo");
-    const parts = [t("kc.did.end", { who: seatName(next, seat) })];
-    if (next.view.rules.draw === "last" && next.viewer === seat && next.view.last_draw) {
-      parts.push(t("kc.you_drew", { card: cardName(next.view.last_draw) }));
-    }
-    for (const e of next.events || []) if (e.seat === seat) parts.push(eventText(next, e));
+    const parts = endTurnParts(next, seat);
     if (state.waitNext) parts.push(t("kc.press_next"));
     else parts.push(...afterText(next));
     say(sentences(parts));
@@ -431,12 +361,8 @@ function undo() {
   run(async () => {
     const next = await kcApi.undo(game);
     showError(null);
-    state.selection = null;
     adopt(next);
-    render();
-    playSound("undo");
-    say(t("kc.undone"));
-    announce(t("kc.undone"));
+    undone(state, render);
   });
 }
 
@@ -466,8 +392,7 @@ function nextRound() {
     adopt(next);
     render();
     say("");
-    const round = t("kc.round_line", { round: next.match.round, rounds: next.match.rounds });
-    announce(sentences([round + t("kc.full_stop"), turnText(next)]));
+    announceRound(next, turnText(next));
     focusAfterDeal();
   });
 }
@@ -557,19 +482,7 @@ function continueMatch() {
 // --- wiring --------------------------------------------------------------------------------
 
 function wire() {
-  table = createTable(
-    { cross: $("cross"), seats: $("seats"), hand: $("hand"), handTitle: $("hand-title"), moveLog: $("move-log") },
-    { onPile: (pile, ev) => chooser.choosePile(pile, ev), onCard: (code, ev) => chooser.chooseCard(code, ev) },
-  );
-  chooser = createChooser({
-    state,
-    focusPile: (name) => table.pile(name).focus(),
-    legal,
-    blocked,
-    render,
-    say,
-    play,
-  });
+  ({ table, chooser } = wireTable({ state, legal, blocked, render, play }));
   wireSetup(startMatch);
   wireCodeForm($("code-form"), $("room-code"));
   $("continue-btn").addEventListener("click", continueMatch);
@@ -580,10 +493,6 @@ function wire() {
   $("pause-btn").addEventListener("click", togglePause);
   $("speed").addEventListener("change", (ev) => setSpeed(ev.target.value));
   $("menu-btn").addEventListener("click", showSetup);
-  // An empty area of the table cancels a selection (SPEC KC-25).
-  $("table").addEventListener("click", (ev) => {
-    if (state.selection && !ev.target.closest("button, select, a, input, label, dialog")) chooser.cancel();
-  });
   onShortcuts(() => state.screen === "table", { escape: () => chooser.cancel(), z: undo, p: togglePause });
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) computerLoop();

@@ -8,13 +8,27 @@
  */
 
 import { onlineApi } from "./api.js";
-import { cardName } from "./cards.js";
 import { announce, errorRouter, onShortcuts, showError } from "./feedback.js";
 import { t } from "./i18n.js";
-import { createChooser, kingsFirst } from "./kc-choose.js";
 import { endSummary, namesOf, renderEnd } from "./kc-end.js";
-import { createTable } from "./kc-table.js";
-import { capitalise, eventText, parseMove, rulesLine, seatName, sentences, stepText } from "./kc-text.js";
+import {
+  afterMove,
+  announceRound,
+  endTurnParts,
+  focusHand,
+  landing,
+  lastPiles,
+  mayEndTurn,
+  moveStart,
+  ownTurnText,
+  renderBoard,
+  renderHandoff,
+  say,
+  slideFrom,
+  undone,
+  wireTable,
+} from "./kc-play.js";
+import { eventText, parseMove, seatName, sentences, stepText } from "./kc-text.js";
 import { wireCodeForm } from "./online-code.js";
 import { openLive } from "./online-live.js";
 import { connectionNode, renderLobby, seatTags, tickCountdowns } from "./online-lobby.js";
@@ -44,10 +58,6 @@ const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 function serverNow() {
   return Date.now() / 1000 + state.offset;
-}
-
-function say(text) {
-  $("message").textContent = text ? capitalise(text) : "";
 }
 
 function inviteUrl() {
@@ -81,11 +91,7 @@ function turnText(game) {
   if (s.kind === "computer") return t("kc.turn_computer", { who });
   if (s.stand_in) return t("kco.stand_in_turn", { who });
   if (!myTurn()) return t("kc.turn_of", { who });
-  const v = game.view;
-  const parts = [game.me.seats.length === 1 ? t("kc.turn_yours") : t("kc.turn_of", { who })];
-  if (v.last_draw) parts.push(t("kc.you_drew", { card: cardName(v.last_draw) }));
-  if (kingsFirst(v)) parts.push(t("kc.kings_first_now"));
-  return sentences(parts);
+  return ownTurnText(game, who);
 }
 
 function decorateSeat(li, seat, game) {
@@ -113,39 +119,15 @@ function decorateSeat(li, seat, game) {
   }
 }
 
-function lastPiles(game) {
-  const last = game.log[game.log.length - 1];
-  const out = new Set();
-  if (!last || last.round !== game.match.round) return out;
-  const m = parseMove(last.move);
-  if (m.kind === "play" || m.kind === "draw-king") out.add(m.pile);
-  if (m.kind === "shift") out.add(m.to);
-  return out;
-}
-
 function renderPlay() {
   const game = state.game;
   const v = game.view;
-  const a = chooser.analyse();
   const tableEl = $("table");
-  tableEl.dataset.toPlay = String(v.to_play);
-  tableEl.dataset.viewer = game.viewer === null ? "" : String(game.viewer);
-  table.render(game, {
-    selection: state.selection,
-    targets: a.targets,
-    movable: a.movable,
-    playable: a.playable,
-    lastPiles: lastPiles(game),
-    myTurn: myTurn(),
-  });
+  const a = renderBoard({ table, chooser, state, myTurn: myTurn(), turnLine: turnText(game) });
   const watching = !game.me;
   $("watch-label").hidden = !watching;
   if (watching) $("hand-title").textContent = t("kco.watching_note");
   $("spectators-line").textContent = game.spectators ? t("kco.spectators_n", { n: game.spectators }) : "";
-  $("cross").classList.toggle("selecting", Boolean(state.selection));
-  $("round-line").textContent = t("kc.round_line", { round: game.match.round, rounds: game.match.rounds });
-  $("rules-line").textContent = rulesLine(v);
-  $("turn-line").textContent = capitalise(turnText(game));
 
   const deadline = game.phase === "play" ? game.turn?.deadline : null;
   const timer = $("timer-line");
@@ -158,14 +140,7 @@ function renderPlay() {
   }
 
   const over = game.phase === "round_over" || game.phase === "match_over";
-  const handoff = game.phase === "handoff" && mine(game.turn?.seat);
-  $("handoff").hidden = !handoff;
-  if (handoff) {
-    const who = seatName(game, game.turn.seat);
-    $("handoff-title").textContent = t("kc.handoff_title", { who });
-    $("handoff-text").textContent = t("kc.handoff_text", { who });
-    $("reveal-btn").textContent = t("kc.reveal", { who });
-  }
+  renderHandoff(game, game.turn?.seat, game.phase === "handoff" && mine(game.turn?.seat));
   const end = $("end-btn");
   end.hidden = over || watching;
   end.disabled = !a.moves.includes("end");
@@ -243,27 +218,10 @@ function render() {
 
 // --- motion ------------------------------------------------------------------------------
 
-function slideFrom(fromRect, pile) {
+/** How long a card slides (none when motion is reduced or the speed is "instant"). */
+function slideMs() {
   const still = reducedMotion.matches || getSetting("kcSpeed") === "instant";
-  if (!fromRect || still) return;
-  const target = table.tail(pile);
-  if (target.hidden) return;
-  const to = target.getBoundingClientRect();
-  if (!to.width) return;
-  const dx = fromRect.left + fromRect.width / 2 - (to.left + to.width / 2);
-  const dy = fromRect.top + fromRect.height / 2 - (to.top + to.height / 2);
-  target.animate(
-    [
-      { transform: `translate(${dx}px, ${dy}px)`, zIndex: 5 },
-      { transform: "none", zIndex: 5 },
-    ],
-    { duration: SLIDE_MS, easing: "ease-out" },
-  );
-}
-
-function landing(move) {
-  const m = parseMove(move);
-  return m.kind === "shift" ? m.to : m.kind === "play" ? m.pile : null;
+  return still ? 0 : SLIDE_MS;
 }
 
 // --- the table arriving ----------------------------------------------------------------------
@@ -295,7 +253,7 @@ function adopt(next, { own = false } = {}) {
   render();
   if (last && from) {
     const pile = landing(last.move);
-    if (pile && lastPiles(next).has(pile)) slideFrom(from, pile);
+    if (pile && lastPiles(next).has(pile)) slideFrom(table, from, pile, slideMs());
   }
   const parts = [];
   if (shown.length && shown.length <= ANNOUNCE_AT_MOST && prevPhase !== "lobby") {
@@ -342,12 +300,6 @@ function focusAfterChange(prev, next, wasMyTurn) {
   if (over && (lost || onTable)) $("end-title")?.focus();
   else if (myTurn() && !wasMyTurn && (lost || onTable)) focusHand(0);
   else if (next.phase === "handoff" && mine(next.turn?.seat) && (lost || onTable)) $("reveal-btn").focus();
-}
-
-function focusHand(index) {
-  const cards = $("hand").querySelectorAll(".hand-card");
-  if (cards.length) cards[Math.max(0, Math.min(index, cards.length - 1))].focus();
-  else if (!$("end-btn").hidden) $("end-btn").focus();
 }
 
 // --- errors ----------------------------------------------------------------------------------
@@ -418,34 +370,21 @@ function blocked() {
 
 function play(move, keyboard) {
   const game = state.game;
-  const m = parseMove(move);
-  const from = m.kind === "play" ? table.card(m.card) : table.pile(m.from);
-  const fromRect = from ? from.getBoundingClientRect() : null;
-  const handIndex = m.kind === "play" ? game.view.hand.indexOf(m.card) : -1;
+  const start = moveStart(table, game, move);
   const seat = game.turn.seat;
   act(
     (g) => onlineApi.move(g, move),
     (next) => {
       state.selection = null;
       render();
-      slideFrom(fromRect, m.kind === "play" ? m.pile : m.to);
       const over = next.phase === "round_over" || next.phase === "match_over";
-      const parts = [stepText(next, seat, move), ...(over ? [endSummary(next)] : [])];
-      playSound(over ? "end" : "place");
-      say(parts[0]);
-      announce(sentences(parts));
-      if (over) $("end-title")?.focus();
-      else if (keyboard) focusHand(handIndex >= 0 ? handIndex : 0);
+      afterMove({ table, next, seat, move, start, over, keyboard, slideMs: slideMs() });
     },
   );
 }
 
 function endTurn() {
-  if (blocked()) return;
-  if (!state.game.view.legal_moves.includes("end")) {
-    if (kingsFirst(state.game.view)) say(t("kc.kings_first_now"));
-    return;
-  }
+  if (blocked() || !mayEndTurn(state.game.view)) return;
   const seat = state.game.turn.seat;
   act(
     (g) => onlineApi.move(g, "end"),
@@ -453,11 +392,7 @@ function endTurn() {
       state.selection = null;
       render();
       playSound("undo");
-      const parts = [t("kc.did.end", { who: seatName(next, seat) })];
-      if (next.view.rules.draw === "last" && next.viewer === seat && next.view.last_draw) {
-        parts.push(t("kc.you_drew", { card: cardName(next.view.last_draw) }));
-      }
-      for (const e of next.events || []) if (e.seat === seat) parts.push(eventText(next, e));
+      const parts = endTurnParts(next, seat);
       parts.push(turnText(next));
       say(sentences(parts.slice(0, -1)));
       announce(sentences(parts));
@@ -473,13 +408,7 @@ function undo() {
   if (!g || !myTurn() || !g.view.can_undo) return;
   act(
     (t0) => onlineApi.undo(t0),
-    () => {
-      state.selection = null;
-      render();
-      playSound("undo");
-      say(t("kc.undone"));
-      announce(t("kc.undone"));
-    },
+    () => undone(state, render),
   );
 }
 
@@ -497,8 +426,7 @@ function nextRound() {
   act(
     (g) => onlineApi.nextRound(g),
     (next) => {
-      const round = t("kc.round_line", { round: next.match.round, rounds: next.match.rounds });
-      announce(sentences([round + t("kc.full_stop"), turnText(next)]));
+      announceRound(next, turnText(next));
       if (myTurn()) focusHand(0);
       else $("table-title").focus();
     },
@@ -620,23 +548,7 @@ function openTable(token) {
 // --- wiring --------------------------------------------------------------------------------
 
 function wire() {
-  table = createTable(
-    { cross: $("cross"), seats: $("seats"), hand: $("hand"), handTitle: $("hand-title"), moveLog: $("move-log") },
-    {
-      onPile: (pile, ev) => chooser.choosePile(pile, ev),
-      onCard: (code, ev) => chooser.chooseCard(code, ev),
-      decorateSeat: hostSeatTools,
-    },
-  );
-  chooser = createChooser({
-    state,
-    focusPile: (name) => table.pile(name).focus(),
-    legal,
-    blocked,
-    render,
-    say,
-    play,
-  });
+  ({ table, chooser } = wireTable({ state, legal, blocked, render, play }, hostSeatTools));
   wireCodeForm($("code-form"), $("room-code"));
   $("copy-btn").addEventListener("click", copyLink);
   $("start-match-btn").addEventListener("click", start);
@@ -646,9 +558,6 @@ function wire() {
   $("undo-btn").addEventListener("click", undo);
   $("reveal-btn").addEventListener("click", reveal);
   $("join-name").value = storageGet(NAME_KEY) || "";
-  $("table").addEventListener("click", (ev) => {
-    if (state.selection && !ev.target.closest("button, select, a, input, label, dialog")) chooser.cancel();
-  });
   onShortcuts(() => state.screen === "table", { escape: () => chooser.cancel(), z: undo });
   reducedMotion.addEventListener?.("change", () => state.game && render());
   onLanguageChange(() => render());
