@@ -2,7 +2,8 @@
 
     python -m bench.poker_squares_hint base.txt other.txt
 
-Each file is the output of one bench run (`<id> <score>` lines, then the summary line). Deals
+Each file is the output of one bench run (`<id> <score>` lines, or `<id> <score> <compared
+score>` with `--compare`, then the summary lines; the first score is the one read). Deals
 present in both files are paired by id; prints each run's mean, sd and se on those deals and
 the mean paired difference (other - base) with its standard error. Scores of Poker Squares
 spread widely (sd about 30 American, 12 British), so differences between players are only
@@ -21,7 +22,7 @@ def read_scores(path: Path) -> dict[str, int]:
     out: dict[str, int] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         parts = line.split()
-        if len(parts) == 2 and parts[1].lstrip("-").isdigit():
+        if len(parts) in (2, 3) and all(p.lstrip("-").isdigit() for p in parts[1:]):
             out[parts[0]] = int(parts[1])
     return out
 

@@ -37,8 +37,9 @@ DATA_DIR = Path(__file__).with_name("data")
 class Trainer:
     """Accumulates running-mean values per abstract key."""
 
-    def __init__(self, table: str, horizon: int = 2000) -> None:
+    def __init__(self, table: str, horizon: int = 2000, lam: float = 1.0) -> None:
         self.table = table
+        self.lam = lam
         self.pts = line_points(table)
         self.values: dict[int, float] = {}
         self.counts: dict[int, int] = {}
@@ -119,6 +120,30 @@ class Trainer:
         finals = [pts[2 * lms[li] + (lst[li] != MIXED)] for li in range(10)]
         counts = self.counts
         horizon = self.horizon
+        lam = self.lam
+        if lam < 1.0:
+            # TD(lambda) on each line's sequence of after-state keys: the target of a key is
+            # the lambda-return, (1 - lambda) * the next key's value + lambda * its target,
+            # computed backwards from the line's final points (lambda 1: Monte Carlo).
+            targets = [0.0] * len(seen)
+            ret = [float(g) for g in finals]
+            for j in range(len(seen) - 1, -1, -1):
+                k, li = seen[j]
+                targets[j] = ret[li]
+                v = fine.get(k)
+                if v is None:
+                    v = value(k)
+                ret[li] = (1.0 - lam) * v + lam * ret[li]
+            for j, (k, _li) in enumerate(seen):
+                n = counts.get(k, 0) + 1
+                counts[k] = n
+                g = targets[j]
+                if n == 1:
+                    fine[k] = g
+                else:
+                    fine[k] += (g - fine[k]) / (n if n < horizon else horizon)
+            self.games += 1
+            return pos.total
         for k, li in seen:
             n = counts.get(k, 0) + 1
             counts[k] = n
@@ -144,11 +169,12 @@ def train(
     epsilon: float = 0.5,
     horizon: int = 2000,
     min_count: int = 3,
+    lam: float = 1.0,
     log: bool = True,
 ) -> ValueTable:
     """Self-play `games` games from `seed`; the learned table."""
     rng = random.Random(seed)
-    tr = Trainer(table, horizon)
+    tr = Trainer(table, horizon, lam)
     start = time.monotonic()
     window: list[int] = []
     explore_until = max(1, int(games * 0.8))
@@ -178,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epsilon", type=float, default=0.5)
     ap.add_argument("--horizon", type=int, default=2000)
     ap.add_argument("--min-count", type=int, default=3)
+    ap.add_argument(
+        "--lam", type=float, default=1.0, help="TD(lambda) targets; 1 (default): Monte Carlo"
+    )
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     start = time.monotonic()
@@ -188,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         epsilon=args.epsilon,
         horizon=args.horizon,
         min_count=args.min_count,
+        lam=args.lam,
     )
     out = args.out or DATA_DIR / data_name(args.table)
     out.parent.mkdir(parents=True, exist_ok=True)

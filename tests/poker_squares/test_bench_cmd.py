@@ -63,3 +63,33 @@ def test_bench_missing_file_is_a_usage_error(
 ) -> None:
     assert main(["bench", "poker-squares", "--deals", str(tmp_path / "none.txt")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_compare_plays_the_baseline_on_the_same_deals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deals = tmp_path / "deals.txt"
+    main(["bench", "poker-squares", "--generate", "4", "--seed", "2", "--deals", str(deals)])
+    capsys.readouterr()
+    run = ["bench", "poker-squares", "--deals", str(deals), "--budget", "0"]
+    assert main([*run, "--compare", "baseline"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    pairs = [(int(line.split()[1]), int(line.split()[2])) for line in out[:4]]
+    summary = out[5].split()
+    assert summary[:2] == ["compare", "baseline"]
+    diff = sum(a - b for a, b in pairs) / 4
+    assert float(summary[6]) == pytest.approx(diff, abs=0.01)
+    # The baseline alone scores what it scored in the comparison, and against itself it
+    # differs by nothing.
+    assert main([*run, "--player", "baseline", "--compare", "baseline"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [int(line.split()[1]) for line in out[:4]] == [b for _, b in pairs]
+    assert out[5].split()[5:9] == ["difference", "+0.00", "se", "0.00"]
+
+
+def test_the_pairing_script_reads_compare_output(tmp_path: Path) -> None:
+    from bench.poker_squares_hint import read_scores
+
+    f = tmp_path / "run.txt"
+    f.write_text("1 120 118\n2 -3 4\nmean 58.50 sd 1 games 2\ncompare baseline mean 61.00\n")
+    assert read_scores(f) == {"1": 120, "2": -3}

@@ -25,3 +25,15 @@ def test_a_learned_table_survives_a_round_trip_and_differs_by_seed() -> None:
     assert all(abs(back.fine[k] - v) <= 1e-4 * max(1.0, abs(v)) for k, v in one.fine.items())
     other = train("american", 100, 2, min_count=1, log=False)
     assert other.to_bytes() != one.to_bytes()
+
+
+def test_td_lambda_training_is_reproducible_and_differs_from_monte_carlo(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    run = ["--table", "american", "--games", "100", "--seed", "5", "--lam", "0.7"]
+    for out in (a, b):
+        assert main([*run, "--out", str(out)]) == 0
+    assert a.read_bytes() == b.read_bytes()
+    mc = train("american", 100, 5, log=False)
+    assert train("american", 100, 5, lam=1.0, log=False).to_bytes() == mc.to_bytes()
+    td = ValueTable.from_bytes("american", a.read_bytes())
+    assert td.fine.keys() == mc.fine.keys() and td.fine != mc.fine
