@@ -36,4 +36,5 @@ def test_td_lambda_training_is_reproducible_and_differs_from_monte_carlo(tmp_pat
     mc = train("american", 100, 5, log=False)
     assert train("american", 100, 5, lam=1.0, log=False).to_bytes() == mc.to_bytes()
     td = ValueTable.from_bytes("american", a.read_bytes())
-    assert td.fine.keys() == mc.fine.keys() and td.fine != mc.fine
+    # Different targets, hence different values (and play): not the Monte Carlo table.
+    assert td.to_bytes() != mc.to_bytes() and td.games == 100
