@@ -70,7 +70,9 @@ def shot(page: Page, directory: Path, name: str) -> None:
 
 def dialog_shot(page: Page, directory: Path, name: str) -> None:
     """The open dialog whole (it scrolls inside the viewport)."""
-    page.locator("dialog[open]").screenshot(path=str(directory / f"devices-{name}.png"), animations="disabled")
+    page.locator("dialog[open]").screenshot(
+        path=str(directory / f"devices-{name}.png"), animations="disabled"
+    )
 
 
 def switch_language(page: Page, lang: str) -> None:
@@ -186,8 +188,12 @@ def test_transfer_by_code_and_link_continue_then_sign_out(
     # A signs B out: B's next request is refused and the dialog offers both ways.
     # A's open dialog follows the code's use: the list grows, the code is gone.
     expect(a.locator("#device-list li")).to_have_count(3, timeout=15000)
-    expect(a.locator("#share-status")).to_have_text("The code was used: the new device is in the list below.")
-    expect(a.locator("#device-list li[data-device='" + b_device + "']")).to_contain_text("私のスマホ")
+    expect(a.locator("#share-status")).to_have_text(
+        "The code was used: the new device is in the list below."
+    )
+    expect(a.locator("#device-list li[data-device='" + b_device + "']")).to_contain_text(
+        "私のスマホ"
+    )
     a.locator(f"#device-list li[data-device='{b_device}'] .sign-out").click()
     expect(a.locator("#list-status")).to_have_text("私のスマホ is signed out.")
     expect(a.locator("#device-list li")).to_have_count(2)
@@ -218,7 +224,9 @@ def test_transfer_by_code_and_link_continue_then_sign_out(
     expect(a.locator("#sign-out-others")).to_be_hidden()
     c.reload()
     expect(c.locator("#revoked-dialog")).to_be_visible()
-    expect(c.locator("#revoked-dialog h2")).to_have_text("This device was signed out of its record.")
+    expect(c.locator("#revoked-dialog h2")).to_have_text(
+        "This device was signed out of its record."
+    )
     check_dialog(c, "signed-out dialog (en, desktop)", phone=False)
     dialog_shot(c, screenshot_dir, "revoked-en-desktop")
     close_settings(a)
@@ -247,7 +255,9 @@ def test_recovery_file_restores_the_record_elsewhere(
     path = Path(download.path())
     assert '"recovery_key"' in path.read_text(encoding="utf-8")
     expect(a.locator("#recovery-status")).to_have_text("Saved as cardtable-recovery.json.")
-    expect(a.locator("#device-list li")).to_have_count(2)  # the file is listed, and can be signed out
+    expect(a.locator("#device-list li")).to_have_count(
+        2
+    )  # the file is listed, and can be signed out
     expect(a.locator("#device-list")).to_contain_text("Recovery file")
 
     # A third context, a Japanese phone with no record of its own, restores from the file.

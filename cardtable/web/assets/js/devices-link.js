@@ -70,7 +70,8 @@ async function done() {
   }
   renderDone();
   $("link-done").hidden = false;
-  $("link-title").focus();
+  // The first thing to do next: continue a game, or go home.
+  (document.querySelector("#link-continues a") || $("link-home")).focus();
 }
 
 function offerForm(initial = "") {
@@ -92,7 +93,7 @@ async function start() {
   }
   if (await ownRecordInUse()) {
     const anchor = $("link-ask");
-    if (!(await askReplace(anchor, $("link-title")))) {
+    if (!(await askReplace(anchor, null))) {
       // Kept this browser's record: the code is unused, and the form still offers it.
       offerForm(code);
       return;

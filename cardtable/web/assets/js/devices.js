@@ -194,7 +194,10 @@ function renderDevices() {
 async function loadDevices() {
   try {
     const answer = await call("GET", D);
-    state.devices = answer.devices;
+    // This device first, then the most recently used.
+    state.devices = [...answer.devices].sort(
+      (x, y) => Number(y.current) - Number(x.current) || toMs(y.last_used_at) - toMs(x.last_used_at),
+    );
     renderDevices();
     if (state.code && state.deadline > Date.now() && !answer.transfer) codeUsed();
   } catch (err) {
