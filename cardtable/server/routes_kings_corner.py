@@ -42,7 +42,7 @@ from .models import (
     VersionOnly,
 )
 from .players import PlayerDep
-from .runtime import RuntimeDep, StoreDep
+from .runtime import Runtime, RuntimeDep, StoreDep
 from .store import GameRecord, Result, Store
 
 KIND = "kings-corner"
@@ -146,22 +146,29 @@ def _result(table: Table) -> Result | None:
     )
 
 
-def _open(store: Store, game_id: str, player: str, version: int) -> tuple[GameRecord, Table]:
+def _open(
+    store: Store, game_id: str, player: str, version: int, phase: str
+) -> tuple[GameRecord, Table]:
+    """The caller's game at that version, its table in that phase (else 404, 409 or 409)."""
     record = games.load(store, game_id, player, KIND)
     games.check(record, version, render)
-    return record, _table(record)
+    table = _table(record)
+    if table.phase != phase:
+        raise wrong_phase(_PHASE_HINT.get(table.phase, f"the game is in phase {table.phase}"))
+    return record, table
 
 
 def _save(
     store: Store,
+    runtime: Runtime,
     record: GameRecord,
     table: Table,
     entries: list[Entry],
-    keep: int,
     step: KCStep | None = None,
     events: list[kc.Event] | None = None,
-) -> KCGame:
-    table = table.trimmed(keep)
+) -> Response:
+    """Saves the changed table (its recent log trimmed) and answers with it."""
+    table = table.trimmed(runtime.settings.log_recent)
     saved = games.save(
         store,
         record,
@@ -171,12 +178,7 @@ def _save(
         log=entries,
         result=_result(table),
     )
-    return _render(saved.id, saved.version, table, step, events)
-
-
-def _require(table: Table, phase: str) -> None:
-    if table.phase != phase:
-        raise wrong_phase(_PHASE_HINT.get(table.phase, f"the game is in phase {table.phase}"))
+    return games.answer(_render(saved.id, saved.version, table, step, events))
 
 
 _PHASE_HINT = {
@@ -224,8 +226,7 @@ def move(
 ) -> Response:
     """The person whose hand is shown plays ``"9H>N"``, moves a pile ``"E>NW"`` or ends the
     turn ``"end"``. Never plays a computer seat (see computer-step)."""
-    record, table = _open(store, game_id, player, body.version)
-    _require(table, "play")
+    record, table = _open(store, game_id, player, body.version, "play")
     try:
         parsed = kc.ENGINE.parse_move(body.move)
         table, entries, events = table.played(table.match.state.to_play, parsed, computer=False)
@@ -233,9 +234,7 @@ def move(
         raise invalid(f"move: {exc}") from None
     except kc.IllegalMove as exc:
         raise illegal(exc.reason) from None
-    return games.answer(
-        _save(store, record, table, entries, runtime.settings.log_recent, events=events)
-    )
+    return _save(store, runtime, record, table, entries, events=events)
 
 
 @router.post("/games/{game_id}/undo", response_model=KCGame, responses=_WRITE)
@@ -243,15 +242,13 @@ def undo(
     game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
 ) -> Response:
     """Take back the last play or pile move of this turn (never a draw, KC-8)."""
-    record, table = _open(store, game_id, player, body.version)
-    _require(table, "play")
+    record, table = _open(store, game_id, player, body.version, "play")
     try:
         table = table.undone()
     except kc.IllegalMove as exc:
         raise illegal(exc.reason) from None
-    seat = table.match.state.to_play
-    return games.answer(
-        _save(store, record, table, [{"seat": seat, "move": "undo"}], runtime.settings.log_recent)
+    return _save(
+        store, runtime, record, table, [{"seat": table.match.state.to_play, "move": "undo"}]
     )
 
 
@@ -260,11 +257,11 @@ def reveal(
     game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
 ) -> Response:
     """Show the next person's hand after a hand-off (KC-7)."""
-    record, table = _open(store, game_id, player, body.version)
-    _require(table, "handoff")
+    record, table = _open(store, game_id, player, body.version, "handoff")
     table = table.revealed_to()
-    entry = {"seat": table.match.state.to_play, "move": "reveal"}
-    return games.answer(_save(store, record, table, [entry], runtime.settings.log_recent))
+    return _save(
+        store, runtime, record, table, [{"seat": table.match.state.to_play, "move": "reveal"}]
+    )
 
 
 @router.post("/games/{game_id}/computer-step", response_model=KCGame, responses=_WRITE)
@@ -272,8 +269,7 @@ def computer_step(
     game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
 ) -> Response:
     """One move of the computer seat to play; the answer's ``step`` says which."""
-    record, table = _open(store, game_id, player, body.version)
-    _require(table, "computer")
+    record, table = _open(store, game_id, player, body.version, "computer")
     state = table.match.state
     seat = state.to_play
     strength = table.seats[seat][1] or "normal"
@@ -295,9 +291,7 @@ def computer_step(
         log.error("computer seat %d chose %r: %s", seat, chosen, exc)
         table, entries, events = table.played(seat, kc.default_move(state), computer=True)
     step = KCStep(seat=seat, move=entries[0]["move"])
-    return games.answer(
-        _save(store, record, table, entries, runtime.settings.log_recent, step, events)
-    )
+    return _save(store, runtime, record, table, entries, step, events)
 
 
 @router.post("/games/{game_id}/next-round", response_model=KCGame, responses=_WRITE)
@@ -305,11 +299,11 @@ def next_round(
     game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
 ) -> Response:
     """Deal the next round of the match (first seat rotates, KC-2)."""
-    record, table = _open(store, game_id, player, body.version)
-    _require(table, "round_over")
+    record, table = _open(store, game_id, player, body.version, "round_over")
     table = table.next_round()
-    entry = {"action": "next-round", "round": table.match.round}
-    return games.answer(_save(store, record, table, [entry], runtime.settings.log_recent))
+    return _save(
+        store, runtime, record, table, [{"action": "next-round", "round": table.match.round}]
+    )
 
 
 @router.get("/results", response_model=KCResults, responses=responses(401))
