@@ -212,11 +212,17 @@ class PresetRules(Request):
     preset: Literal["standard", "draw-last", "simple"]
 
 
+# The four Kings Corner rule options (kings_corner.Rules), as asked for and as answered.
+Draw = Literal["first", "last"]
+Kings = Literal["optional", "first"]
+DealtKings = Literal["stay", "corner"]
+
+
 class CustomRules(Request):
-    draw: Literal["first", "last"]
+    draw: Draw
     pile_moves: StrictBool
-    kings: Literal["optional", "first"]
-    dealt_kings: Literal["stay", "corner"]
+    kings: Kings
+    dealt_kings: DealtKings
 
 
 class KCNewGame(Request):
@@ -261,10 +267,10 @@ SeatOut = Annotated[HumanSeatOut | ComputerSeatOut, Field(discriminator="kind")]
 
 
 class RulesOut(Response):
-    draw: Literal["first", "last"]
+    draw: Draw
     pile_moves: bool
-    kings: Literal["optional", "first"]
-    dealt_kings: Literal["stay", "corner"]
+    kings: Kings
+    dealt_kings: DealtKings
 
 
 class KCBuild(Response):
