@@ -1,6 +1,7 @@
 """Hidden-information scanner (SPEC C-8): many whole games of both kinds through HTTP, with
-undo, reloads, "continue", stale versions, replays, hints, same-device play and computer
-turns. After every answer the scanner reads the saved state straight from the store, works
+undo, reloads, "continue", stale versions, replays, hints, same-device play, computer
+turns and a second device of the same record (a transfer code) with the device endpoints.
+After every answer the scanner reads the saved state straight from the store, works
 out which cards that caller could not see at that moment, and checks that none appears in the
 raw body (as a quoted JSON string ``"TH"`` or inside a move such as ``"TH>N"``). Every static
 page and asset is then checked for the card lists of the live games."""
@@ -15,6 +16,7 @@ from starlette.testclient import TestClient
 
 from cardtable import poker_squares as ps
 from cardtable.fairness import round_fair
+from cardtable.server.devices_store import DeviceStore
 from cardtable.server.kc_table import Table
 from cardtable.server.players import player_key
 from tests.server.helpers import Api
@@ -73,6 +75,15 @@ class Scanner(Api):
         self.scan(r.text, f"{method} {path}")
         return data
 
+    def player(self) -> str:
+        """The record this device's credential belongs to (a transferred device's id is
+        not the player key)."""
+        store = self.client.app.state.runtime.store  # type: ignore[attr-defined]
+        assert self.player_id is not None
+        found = DeviceStore(store).resolve(player_key(self.player_id))
+        assert found is not None
+        return found.player
+
     def hidden(self) -> set[str]:
         return {c for cards in self.hidden_lists() for c in cards}
 
@@ -83,8 +94,7 @@ class Scanner(Api):
             return []
         kind, game_id = self.game
         store = self.client.app.state.runtime.store  # type: ignore[attr-defined]
-        assert self.player_id is not None
-        record = store.load_game(game_id, player_key(self.player_id))
+        record = store.load_game(game_id, self.player())
         assert record is not None
         if kind == "ps":
             game = ps.Game.from_dict(record.state)
@@ -104,8 +114,7 @@ class Scanner(Api):
             return []
         kind, game_id = self.game
         store = self.client.app.state.runtime.store  # type: ignore[attr-defined]
-        assert self.player_id is not None
-        record = store.load_game(game_id, player_key(self.player_id))
+        record = store.load_game(game_id, self.player())
         assert record is not None
         if kind == "ps":
             game = ps.Game.from_dict(record.state)
@@ -247,3 +256,47 @@ def check_static(client: TestClient, scanner: Scanner) -> None:
             # Pages and translations name no card of a live game as a value.
             quoted = {c for c in hidden if f'"{c}"' in text}
             assert len(quoted) < 4, (path, sorted(quoted))
+
+
+def test_a_second_device_of_the_record_sees_only_what_its_player_may(client: TestClient) -> None:
+    """A device made by a transfer code plays the record's match and deal to the end; every
+    answer, and every answer of the device endpoints on both devices, is scanned."""
+    rng = random.Random(13)
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    runtime.transfer_limit = runtime.recovery_limit = None  # more codes than a person makes
+    owner = Scanner.new_player(client)
+    assert isinstance(owner, Scanner)
+    match = owner.kc_new(seats=[{"kind": "human"}, {"kind": "computer", "strength": "normal"}])
+    code = owner.post("/api/devices/transfer", status=201)["code"]
+    claimed = owner.post("/api/devices/claim", {"code": code}, status=201)
+    phone = Scanner(client, claimed["player_id"])
+    assert phone.player() == owner.player()
+    phone.game = ("kc", match["id"])
+
+    def devices_endpoints(scanner: Scanner) -> None:
+        scanner.get("/api/devices")
+        scanner.call("PATCH", "/api/devices/current", {"name": "Phone"})
+        scanner.post("/api/devices/recovery", status=201)
+        scanner.post("/api/devices/transfer", status=201)
+
+    devices_endpoints(phone)
+    phone.get("/api/continue")  # (only Kings Corner so far: the scan knows one game at a time)
+    play_kings_corner(phone, phone.get(f"/api/kings-corner/games/{match['id']}"), rng)
+    # (The deal is played with no unfinished match: "continue" then shows one game.)
+    deal = play_poker_squares(phone, rng, "british")
+    owner.game = phone.game
+    owner.get(f"/api/poker-squares/games/{deal['id']}")
+    devices_endpoints(owner)
+    live = owner.kc_new(seats=[{"kind": "human"}, {"kind": "computer", "strength": "easy"}])
+    phone.game = owner.game = ("kc", live["id"])
+    phone.get(f"/api/kings-corner/games/{live['id']}")
+    devices_endpoints(phone)
+    devices_endpoints(owner)
+    half = phone.ps_new()
+    for i in range(8):
+        half = phone.ps(half, "moves", row=i // 5, col=i % 5)
+    owner.game = phone.game
+    owner.get(f"/api/poker-squares/games/{half['id']}")
+    devices_endpoints(owner)
+    devices_endpoints(phone)
+    assert phone.checked >= 60 and owner.checked >= 10
