@@ -52,10 +52,10 @@ def authenticate(runtime: Runtime, player_id: str | None, now: datetime) -> Cred
         found = rows.adopt(cred, now)
         if found is None:
             raise no_player()
+    if found.kind != "device":  # a recovery key is no player id, signed out or not
+        raise no_player()
     if found.revoked_at is not None:
         raise revoked()
-    if found.kind != "device":
-        raise no_player()
     if found.last_used_at < devices.iso(now - devices.TOUCH_AFTER):
         rows.touch(cred, now, now - devices.TOUCH_AFTER)
     return found
