@@ -83,17 +83,21 @@ def _stale(online: Online, token: str, player: str) -> ApiError:
 
 
 def _act(
-    request: Request, token: str, player: str, version: int, change: Callable[[Room], Room | None]
+    request: Request,
+    token: str,
+    player: str,
+    version: int,
+    change: Callable[[Room, float], Room | None],
 ) -> OnlineTable:
-    """Load, check the version, change, save with compare-and-set, answer the caller's view
-    with this change's events."""
+    """Load, check the version, change (given the time now), save with compare-and-set,
+    answer the caller's view with this change's events."""
     online = _online(request)
     record = _record(online, token)
     room = load_room(record)
     if record.version != version:
         raise games.stale(_table(record, room, player, token))
     try:
-        new = change(room)
+        new = change(room, time.time())
     except Refused as exc:
         raise refused(exc) from None
     if new is None:
@@ -105,11 +109,20 @@ def _act(
     return _table(saved, new, player, token, since=record.version)
 
 
-def _seed(request: Request, runtime: RuntimeDep) -> tuple[int, str | None]:
-    """A new match's integer seed (who starts) and its fair seed (every round's deal,
-    docs/fairness.md); a test's ``X-Test-Seed`` deals from the integer seed alone."""
+def _deal(
+    request: Request,
+    runtime: RuntimeDep,
+    token: str,
+    player: str,
+    version: int,
+    deal: Callable[[Room, str, int, float, str | None], Room],
+) -> OnlineTable:
+    """A change that deals a new match (`Room.start`, `Room.rematch`) with its integer seed
+    (who starts) and its fair seed (every round's deal, docs/fairness.md); a test's
+    ``X-Test-Seed`` deals from the integer seed alone."""
     test = games.requested_seed(runtime, request)
-    return (test, None) if test else (secrets.randbits(63), fairness.new_seed())
+    seed, fair = (test, None) if test else (secrets.randbits(63), fairness.new_seed())
+    return _act(request, token, player, version, lambda r, now: deal(r, player, seed, now, fair))
 
 
 # -- creating and finding a table --------------------------------------------------------
@@ -225,17 +238,15 @@ def join(token: str, body: Join, player: PlayerDep, request: Request) -> OnlineT
     if codes.TOKEN.fullmatch(token):
         online.runtime.limit(online.table_limit, "table:" + codes.table_key(token))
     name = codes.display_name(body.name)
-    now = time.time()
     return _act(
-        request, token, player, body.version, lambda r: r.join(player, name, body.seat, now)
+        request, token, player, body.version, lambda r, now: r.join(player, name, body.seat, now)
     )
 
 
 @router.post("/{token}/leave", response_model=OnlineTable, responses=_WRITE)
 def leave(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
     """In the lobby the caller's seats open again; in play they are away at once."""
-    now = time.time()
-    return _act(request, token, player, body.version, lambda r: r.leave(player, now))
+    return _act(request, token, player, body.version, lambda r, now: r.leave(player, now))
 
 
 @router.post("/{token}/seats/{seat}", response_model=OnlineTable, responses=_WRITE)
@@ -243,10 +254,9 @@ def seat_computer(
     token: str, seat: int, body: SeatChange, player: PlayerDep, request: Request
 ) -> OnlineTable:
     """Host only: an open seat, or a person who is away, becomes a computer."""
-    now = time.time()
     return _act(
         request, token, player, body.version,
-        lambda r: r.seat_computer(player, seat, body.strength, now),
+        lambda r, now: r.seat_computer(player, seat, body.strength, now),
     )  # fmt: skip
 
 
@@ -255,37 +265,32 @@ def start(
     token: str, body: VersionOnly, player: PlayerDep, runtime: RuntimeDep, request: Request
 ) -> OnlineTable:
     """Host only, in the lobby, once no seat is open: deal the first round."""
-    (seed, fair), now = _seed(request, runtime), time.time()
-    return _act(request, token, player, body.version, lambda r: r.start(player, seed, now, fair))
+    return _deal(request, runtime, token, player, body.version, Room.start)
 
 
 # -- the match -----------------------------------------------------------------------------
 @router.post("/{token}/moves", response_model=OnlineTable, responses=_WRITE)
 def move(token: str, body: KCMove, player: PlayerDep, request: Request) -> OnlineTable:
     """A move for the caller's seat that is to play: ``"9H>N"``, ``"E>NW"`` or ``"end"``."""
-    now = time.time()
-    return _act(request, token, player, body.version, lambda r: r.move(player, body.move, now))
+    return _act(request, token, player, body.version, lambda r, now: r.move(player, body.move, now))
 
 
 @router.post("/{token}/undo", response_model=OnlineTable, responses=_WRITE)
 def undo(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
     """Take back the caller's last play or pile move of this turn."""
-    now = time.time()
-    return _act(request, token, player, body.version, lambda r: r.undo(player, now))
+    return _act(request, token, player, body.version, lambda r, now: r.undo(player, now))
 
 
 @router.post("/{token}/reveal", response_model=OnlineTable, responses=_WRITE)
 def reveal(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
     """The host's device shows the hand of its person who is to play next."""
-    now = time.time()
-    return _act(request, token, player, body.version, lambda r: r.reveal(player, now))
+    return _act(request, token, player, body.version, lambda r, now: r.reveal(player, now))
 
 
 @router.post("/{token}/next-round", response_model=OnlineTable, responses=_WRITE)
 def next_round(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
     """Any seated person deals the next round once a round is over."""
-    now = time.time()
-    return _act(request, token, player, body.version, lambda r: r.next_round(player, now))
+    return _act(request, token, player, body.version, lambda r, now: r.next_round(player, now))
 
 
 @router.post("/{token}/rematch", response_model=OnlineTable, responses=_WRITE)
@@ -294,5 +299,4 @@ def rematch(
 ) -> OnlineTable:
     """After the match: the caller is ready; once every present person is, the same seats
     start a new match (a new shuffle)."""
-    (seed, fair), now = _seed(request, runtime), time.time()
-    return _act(request, token, player, body.version, lambda r: r.rematch(player, seed, now, fair))
+    return _deal(request, runtime, token, player, body.version, Room.rematch)
