@@ -47,13 +47,13 @@ def close_settings(page: Page) -> None:
 
 def show_code(page: Page) -> str:
     """Asks for a transfer code in the open settings dialog; returns it as shown."""
-    if page.locator("#share-btn").is_visible():
-        page.locator("#share-btn").click()
+    if page.locator("#dv-share-btn").is_visible():
+        page.locator("#dv-share-btn").click()
     else:
-        page.locator("#share-new").click()
-    code = page.locator("#share-code")
+        page.locator("#dv-share-new").click()
+    code = page.locator("#dv-share-code")
     expect(code).to_have_text(re.compile(r"^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$"))
-    expect(page.locator("#share-qr")).to_be_visible()
+    expect(page.locator("#dv-share-qr")).to_be_visible()
     return code.inner_text()
 
 
@@ -102,15 +102,17 @@ def test_transfer_by_code_and_link_continue_then_sign_out(
     for i in range(3):
         place(a, 0, i, i + 1)
     open_devices(a)
-    expect(a.locator("#device-list li")).to_have_count(1)
-    expect(a.locator("#device-list li.current")).to_contain_text("this device")
+    expect(a.locator("#dv-device-list li")).to_have_count(1)
+    expect(a.locator("#dv-device-list li.current")).to_contain_text("this device")
     code = show_code(a)
-    expect(a.locator("#share-expiry")).to_have_text(re.compile(r"^Expires in (10:00|9:[0-5]\d)$"))
-    expect(a.locator("#share-link")).to_have_value(re.compile(rf"/link\.html#{code}$"))
+    expect(a.locator("#dv-share-expiry")).to_have_text(
+        re.compile(r"^Expires in (10:00|9:[0-5]\d)$")
+    )
+    expect(a.locator("#dv-share-link")).to_have_value(re.compile(rf"/link\.html#{code}$"))
     check_dialog(a, "settings, devices section with a code (en, desktop)", phone=False)
     dialog_shot(a, screenshot_dir, "settings-en-desktop")
     switch_language(a, "ja")
-    expect(a.locator("#share-expiry")).to_contain_text("有効期限まであと")
+    expect(a.locator("#dv-share-expiry")).to_contain_text("有効期限まであと")
     dialog_shot(a, screenshot_dir, "settings-ja-desktop")
     switch_language(a, "en")
 
@@ -118,9 +120,9 @@ def test_transfer_by_code_and_link_continue_then_sign_out(
     b = new_page(phone=True, locale="ja-JP")
     b.goto("/")
     open_devices(b)
-    expect(b.locator("#devices-none")).to_be_visible()
-    expect(b.locator("#devices-own")).to_be_hidden()
-    form = b.locator("#settings-claim")
+    expect(b.locator("#dv-devices-none")).to_be_visible()
+    expect(b.locator("#dv-devices-own")).to_be_hidden()
+    form = b.locator("#dv-settings-claim")
     form.locator("input").fill("OOOO")
     form.locator("button[type=submit]").click()
     expect(form.locator("[role=status]")).to_have_text("コードは英数字8文字です（例：ABCD-EFGH）。")
@@ -148,16 +150,16 @@ def test_transfer_by_code_and_link_continue_then_sign_out(
 
     # The code is used up: the list on A shows both devices, B's in Japanese on B.
     open_devices(b)
-    expect(b.locator("#device-list li")).to_have_count(2)
-    expect(b.locator("#device-list li.current")).to_contain_text("この端末")
-    b_device = b.locator("#device-list li.current").get_attribute("data-device")
+    expect(b.locator("#dv-device-list li")).to_have_count(2)
+    expect(b.locator("#dv-device-list li.current")).to_contain_text("この端末")
+    b_device = b.locator("#dv-device-list li.current").get_attribute("data-device")
     assert b_device
     check_dialog(b, "settings, devices list (ja, phone)", phone=True)
     dialog_shot(b, screenshot_dir, "settings-ja-phone")
-    b.locator("#rename-btn").click()
-    b.locator("#rename-input").fill("私のスマホ")
-    b.locator("#rename-save").click()
-    expect(b.locator("#device-list li.current .device-name")).to_have_text("私のスマホ")
+    b.locator("#dv-rename-btn").click()
+    b.locator("#dv-rename-input").fill("私のスマホ")
+    b.locator("#dv-rename-save").click()
+    expect(b.locator("#dv-device-list li.current .device-name")).to_have_text("私のスマホ")
     close_settings(b)
 
     # Device C: a desktop with a game of its own opens the link the QR code carries.
@@ -167,7 +169,7 @@ def test_transfer_by_code_and_link_continue_then_sign_out(
     own = player_id(c)
     a.locator("#settings-open").click()
     link_code = show_code(a)
-    link = a.locator("#share-link").input_value()
+    link = a.locator("#dv-share-link").input_value()
     c.goto(link)
     expect(c.locator("main .devices-confirm")).to_be_visible()
     expect(c.locator("main .devices-confirm")).to_contain_text("This browser has its own games")
@@ -187,16 +189,16 @@ def test_transfer_by_code_and_link_continue_then_sign_out(
 
     # A signs B out: B's next request is refused and the dialog offers both ways.
     # A's open dialog follows the code's use: the list grows, the code is gone.
-    expect(a.locator("#device-list li")).to_have_count(3, timeout=15000)
-    expect(a.locator("#share-status")).to_have_text(
+    expect(a.locator("#dv-device-list li")).to_have_count(3, timeout=15000)
+    expect(a.locator("#dv-share-status")).to_have_text(
         "The code was used: the new device is in the list below."
     )
-    expect(a.locator("#device-list li[data-device='" + b_device + "']")).to_contain_text(
+    expect(a.locator("#dv-device-list li[data-device='" + b_device + "']")).to_contain_text(
         "私のスマホ"
     )
-    a.locator(f"#device-list li[data-device='{b_device}'] .sign-out").click()
-    expect(a.locator("#list-status")).to_have_text("私のスマホ is signed out.")
-    expect(a.locator("#device-list li")).to_have_count(2)
+    a.locator(f"#dv-device-list li[data-device='{b_device}'] .sign-out").click()
+    expect(a.locator("#dv-list-status")).to_have_text("私のスマホ is signed out.")
+    expect(a.locator("#dv-device-list li")).to_have_count(2)
     b.reload()
     revoked = b.locator("#revoked-dialog")
     expect(revoked).to_be_visible()
@@ -215,13 +217,13 @@ def test_transfer_by_code_and_link_continue_then_sign_out(
     place(b, 0, 0, 1)
 
     # "Sign out everywhere else" (confirmed) on A: C is refused next.
-    a.locator("#sign-out-others").click()
-    expect(a.locator("#sign-out-question")).to_contain_text("Sign out every other device")
+    a.locator("#dv-sign-out-others").click()
+    expect(a.locator("#dv-sign-out-question")).to_contain_text("Sign out every other device")
     check_dialog(a, "settings, sign out everywhere else (en, desktop)", phone=False)
-    a.locator("#sign-out-yes").click()
-    expect(a.locator("#list-status")).to_have_text("Signed out 1 other device.")
-    expect(a.locator("#device-list li")).to_have_count(1)
-    expect(a.locator("#sign-out-others")).to_be_hidden()
+    a.locator("#dv-sign-out-yes").click()
+    expect(a.locator("#dv-list-status")).to_have_text("Signed out 1 other device.")
+    expect(a.locator("#dv-device-list li")).to_have_count(1)
+    expect(a.locator("#dv-sign-out-others")).to_be_hidden()
     c.reload()
     expect(c.locator("#revoked-dialog")).to_be_visible()
     expect(c.locator("#revoked-dialog h2")).to_have_text(
@@ -242,33 +244,35 @@ def test_recovery_file_restores_the_record_elsewhere(
     place(a, 2, 2, 1)
     place(a, 2, 3, 2)
     open_devices(a)
-    a.locator("#recovery-btn").click()
-    warning = a.locator("#recovery-warning")
+    a.locator("#dv-recovery-btn").click()
+    warning = a.locator("#dv-recovery-warning")
     expect(warning).to_be_visible()
     expect(warning).to_contain_text("Anyone who has this file can use your record")
     check_dialog(a, "settings, recovery warning (en, phone)", phone=True)
     dialog_shot(a, screenshot_dir, "recovery-en-phone")
     with a.expect_download() as info:
-        a.locator("#recovery-yes").click()
+        a.locator("#dv-recovery-yes").click()
     download = info.value
     assert download.suggested_filename == "cardtable-recovery.json"
     path = Path(download.path())
     assert '"recovery_key"' in path.read_text(encoding="utf-8")
-    expect(a.locator("#recovery-status")).to_have_text("Saved as cardtable-recovery.json.")
-    expect(a.locator("#device-list li")).to_have_count(
+    expect(a.locator("#dv-recovery-status")).to_have_text("Saved as cardtable-recovery.json.")
+    expect(a.locator("#dv-device-list li")).to_have_count(
         2
     )  # the file is listed, and can be signed out
-    expect(a.locator("#device-list")).to_contain_text("Recovery file")
+    expect(a.locator("#dv-device-list")).to_contain_text("Recovery file")
 
     # A third context, a Japanese phone with no record of its own, restores from the file.
     d = new_page(phone=True, locale="ja-JP")
     d.goto(PS)
     open_devices(d)
-    d.locator("#restore-file").set_input_files(
+    d.locator("#dv-restore-file").set_input_files(
         files=[{"name": "x.txt", "mimeType": "text/plain", "buffer": b"not a recovery file"}]
     )
-    expect(d.locator("#restore-status")).to_have_text("cardtableの復元用ファイルではありません。")
-    d.locator("#restore-file").set_input_files(str(path))
+    expect(d.locator("#dv-restore-status")).to_have_text(
+        "cardtableの復元用ファイルではありません。"
+    )
+    d.locator("#dv-restore-file").set_input_files(str(path))
     d.wait_for_load_state("load")
     wait_placed(d, 2)
     assert grid_cards(d) == grid_cards(a)

@@ -49,7 +49,7 @@ function codeUsed() {
   clearInterval(state.timer);
   state.timer = 0;
   showCode();
-  say("share-status", t("devices.code_used"));
+  say("dv-share-status", t("devices.code_used"));
 }
 
 const POLL_EVERY = 5; // seconds: while a code is shown, the list follows its use
@@ -60,36 +60,36 @@ function tick() {
   if (state.ticks === 0) loadDevices();
   const left = state.deadline - Date.now();
   const expired = left <= 0;
-  $("share-box").classList.toggle("expired", expired);
-  $("share-expiry").textContent = expired ? "" : t("devices.expires_in", { time: clock(left) });
+  $("dv-share-box").classList.toggle("expired", expired);
+  $("dv-share-expiry").textContent = expired ? "" : t("devices.expires_in", { time: clock(left) });
   if (expired) {
     clearInterval(state.timer);
     state.timer = 0;
-    for (const id of ["share-qr", "share-copy"]) $(id).hidden = true;
-    $("share-link").closest("p").hidden = true;
-    say("share-status", t("devices.expired"));
+    for (const id of ["dv-share-qr", "dv-share-copy"]) $(id).hidden = true;
+    $("dv-share-link").closest("p").hidden = true;
+    say("dv-share-status", t("devices.expired"));
   }
 }
 
 function showCode() {
   const { code } = state;
-  $("share-box").hidden = !code;
-  $("share-btn").closest("p").hidden = Boolean(code);
+  $("dv-share-box").hidden = !code;
+  $("dv-share-btn").closest("p").hidden = Boolean(code);
   if (!code) return;
-  const node = $("share-code");
+  const node = $("dv-share-code");
   node.textContent = code;
   node.setAttribute("aria-label", t("devices.code_spoken", { letters: code.replace("-", "").split("").join(" ") }));
-  $("share-link").value = linkOf(code);
-  $("share-link").closest("p").hidden = false;
-  $("share-copy").hidden = false;
-  $("share-qr").alt = t("devices.qr_alt");
+  $("dv-share-link").value = linkOf(code);
+  $("dv-share-link").closest("p").hidden = false;
+  $("dv-share-copy").hidden = false;
+  $("dv-share-qr").alt = t("devices.qr_alt");
   clearInterval(state.timer);
   state.timer = setInterval(tick, 1000);
   tick();
 }
 
 async function loadQr(code) {
-  const img = $("share-qr");
+  const img = $("dv-share-qr");
   img.hidden = true;
   try {
     const svg = await call("POST", `${D}/transfer-qr`, { code, origin: location.origin }, { text: true });
@@ -103,28 +103,28 @@ async function loadQr(code) {
 
 async function newCode() {
   const first = !state.code;
-  say("share-status", "");
+  say("dv-share-status", "");
   try {
     const answer = await call("POST", `${D}/transfer`);
     state.code = answer.code;
     state.deadline = Date.now() + answer.expires_in * 1000;
     showCode();
-    say("share-status", t("devices.code_made"));
-    if (first) $("share-new").focus(); // the button that was pressed is gone
+    say("dv-share-status", t("devices.code_made"));
+    if (first) $("dv-share-new").focus(); // the button that was pressed is gone
     loadQr(answer.code);
   } catch (err) {
-    say("share-status", err?.code === "rate_limited" ? refusalText(err) : t("devices.failed"));
+    say("dv-share-status", err?.code === "rate_limited" ? refusalText(err) : t("devices.failed"));
   }
 }
 
 async function copyLink() {
-  const input = $("share-link");
+  const input = $("dv-share-link");
   try {
     await navigator.clipboard.writeText(input.value);
-    say("share-status", t("devices.copied"));
+    say("dv-share-status", t("devices.copied"));
   } catch {
     input.select();
-    say("share-status", t("devices.copy_failed"));
+    say("dv-share-status", t("devices.copy_failed"));
   }
 }
 
@@ -175,7 +175,7 @@ function renderDevices() {
     const b = el("button", "device-button");
     b.type = "button";
     if (d.current) {
-      b.id = "rename-btn";
+      b.id = "dv-rename-btn";
       b.textContent = t("devices.rename");
       b.addEventListener("click", openRename);
     } else {
@@ -187,8 +187,8 @@ function renderDevices() {
     li.append(who, used, b);
     return li;
   });
-  $("device-list").replaceChildren(...items);
-  $("sign-out-others").hidden = state.devices.filter((d) => !d.current).length === 0;
+  $("dv-device-list").replaceChildren(...items);
+  $("dv-sign-out-others").hidden = state.devices.filter((d) => !d.current).length === 0;
 }
 
 async function loadDevices() {
@@ -201,44 +201,44 @@ async function loadDevices() {
     renderDevices();
     if (state.code && state.deadline > Date.now() && !answer.transfer) codeUsed();
   } catch (err) {
-    if (err?.code !== "revoked") say("list-status", t("devices.failed"));
+    if (err?.code !== "revoked") say("dv-list-status", t("devices.failed"));
   }
 }
 
 function openRename() {
   const me = state.devices.find((d) => d.current);
-  $("rename-box").hidden = false;
-  $("rename-input").value = me?.name || "";
-  $("rename-input").focus();
-  $("rename-input").select();
+  $("dv-rename-box").hidden = false;
+  $("dv-rename-input").value = me?.name || "";
+  $("dv-rename-input").focus();
+  $("dv-rename-input").select();
 }
 
 function closeRename() {
-  $("rename-box").hidden = true;
-  $("rename-btn")?.focus();
+  $("dv-rename-box").hidden = true;
+  $("dv-rename-btn")?.focus();
 }
 
 async function saveRename() {
-  const name = $("rename-input").value.trim();
+  const name = $("dv-rename-input").value.trim();
   if (!name) return;
   try {
     await call("PATCH", `${D}/current`, { name });
-    say("list-status", t("devices.renamed"));
+    say("dv-list-status", t("devices.renamed"));
     await loadDevices();
     closeRename();
   } catch {
-    say("list-status", t("devices.failed"));
+    say("dv-list-status", t("devices.failed"));
   }
 }
 
 async function signOut(d) {
   try {
     await call("DELETE", `${D}/${encodeURIComponent(d.device)}`);
-    say("list-status", t("devices.signed_out_one", { name: deviceName(d) }));
+    say("dv-list-status", t("devices.signed_out_one", { name: deviceName(d) }));
     await loadDevices();
-    $("list-title").focus();
+    $("dv-list-title").focus();
   } catch {
-    say("list-status", t("devices.failed"));
+    say("dv-list-status", t("devices.failed"));
   }
 }
 
@@ -258,15 +258,15 @@ function ask(kind) {
       : alone
         ? "devices.sign_out_this_last"
         : "devices.sign_out_this_confirm";
-  say("sign-out-question", t(question));
-  $("sign-out-yes").textContent = t(kind === "others" ? "devices.sign_out_others_yes" : "devices.sign_out_this_yes");
-  $("sign-out-confirm").hidden = false;
-  $("sign-out-no").focus();
+  say("dv-sign-out-question", t(question));
+  $("dv-sign-out-yes").textContent = t(kind === "others" ? "devices.sign_out_others_yes" : "devices.sign_out_this_yes");
+  $("dv-sign-out-confirm").hidden = false;
+  $("dv-sign-out-no").focus();
 }
 
 function closeAsk() {
-  $("sign-out-confirm").hidden = true;
-  const back = state.pending === "others" ? $("sign-out-others") : $("sign-out-this");
+  $("dv-sign-out-confirm").hidden = true;
+  const back = state.pending === "others" ? $("dv-sign-out-others") : $("dv-sign-out-this");
   state.pending = null;
   back.focus();
 }
@@ -276,18 +276,18 @@ async function confirmSignOut() {
   try {
     if (kind === "others") {
       const answer = await call("POST", `${D}/sign-out-others`);
-      $("sign-out-confirm").hidden = true;
+      $("dv-sign-out-confirm").hidden = true;
       state.pending = null;
-      say("list-status", t("devices.signed_out_others", { n: answer.revoked }));
+      say("dv-list-status", t("devices.signed_out_others", { n: answer.revoked }));
       await loadDevices();
-      $("list-title").focus();
+      $("dv-list-title").focus();
     } else {
       const me = state.devices.find((d) => d.current);
       if (me) await call("DELETE", `${D}/${encodeURIComponent(me.device)}`);
       startAfresh();
     }
   } catch {
-    say("list-status", t("devices.failed"));
+    say("dv-list-status", t("devices.failed"));
   }
 }
 
@@ -305,34 +305,34 @@ async function downloadRecovery() {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
-    $("recovery-confirm").hidden = true;
-    say("recovery-status", t("devices.recovery_done"));
-    $("recovery-btn").focus();
+    $("dv-recovery-confirm").hidden = true;
+    say("dv-recovery-status", t("devices.recovery_done"));
+    $("dv-recovery-btn").focus();
     loadDevices();
   } catch (err) {
-    say("recovery-status", err?.code === "rate_limited" ? refusalText(err) : t("devices.failed"));
+    say("dv-recovery-status", err?.code === "rate_limited" ? refusalText(err) : t("devices.failed"));
   }
 }
 
 async function restoreFile() {
-  const input = $("restore-file");
+  const input = $("dv-restore-file");
   const file = input.files?.[0];
   if (!file) return;
-  say("restore-status", "");
+  say("dv-restore-status", "");
   const key = recoveryKeyOf(await file.text().catch(() => ""));
   input.value = "";
   if (!key) {
-    say("restore-status", t("devices.restore_bad_file"));
+    say("dv-restore-status", t("devices.restore_bad_file"));
     return;
   }
   if ((await ownRecordInUse()) && !(await askReplace(input.closest("p"), input))) return;
   try {
     switchTo(await restore(key));
-    say("restore-status", t("devices.switching"));
+    say("dv-restore-status", t("devices.switching"));
     location.reload();
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    say("restore-status", refusalText(err, "devices.bad_file"));
+    say("dv-restore-status", refusalText(err, "devices.bad_file"));
   }
 }
 
@@ -340,47 +340,47 @@ async function restoreFile() {
 
 function refresh() {
   const has = Boolean(storedPlayer());
-  $("devices-own").hidden = !has;
-  $("devices-none").hidden = has;
-  for (const id of ["list-status", "recovery-status", "restore-status"]) say(id, "");
+  $("dv-devices-own").hidden = !has;
+  $("dv-devices-none").hidden = has;
+  for (const id of ["dv-list-status", "dv-recovery-status", "dv-restore-status"]) say(id, "");
   if (!has) return;
-  if (!state.devices.length) say("list-status", t("devices.loading"));
+  if (!state.devices.length) say("dv-list-status", t("devices.loading"));
   loadDevices().then(() => {
-    if ($("list-status").textContent === t("devices.loading")) say("list-status", "");
+    if ($("dv-list-status").textContent === t("devices.loading")) say("dv-list-status", "");
   });
   if (state.code) showCode();
 }
 
 function wire() {
-  $("list-title").tabIndex = -1;
+  $("dv-list-title").tabIndex = -1;
   $("settings-open")?.addEventListener("click", refresh);
-  $("share-btn").addEventListener("click", newCode);
-  $("share-new").addEventListener("click", newCode);
-  $("share-copy").addEventListener("click", copyLink);
-  $("rename-save").addEventListener("click", saveRename);
-  $("rename-cancel").addEventListener("click", closeRename);
-  $("rename-input").addEventListener("keydown", (ev) => {
+  $("dv-share-btn").addEventListener("click", newCode);
+  $("dv-share-new").addEventListener("click", newCode);
+  $("dv-share-copy").addEventListener("click", copyLink);
+  $("dv-rename-save").addEventListener("click", saveRename);
+  $("dv-rename-cancel").addEventListener("click", closeRename);
+  $("dv-rename-input").addEventListener("keydown", (ev) => {
     if (ev.key === "Enter") {
       ev.preventDefault();
       saveRename();
     }
   });
-  $("sign-out-this").addEventListener("click", () => ask("this"));
-  $("sign-out-others").addEventListener("click", () => ask("others"));
-  $("sign-out-no").addEventListener("click", closeAsk);
-  $("sign-out-yes").addEventListener("click", confirmSignOut);
-  $("recovery-btn").addEventListener("click", () => {
-    $("recovery-confirm").hidden = false;
-    say("recovery-status", "");
-    $("recovery-yes").focus();
+  $("dv-sign-out-this").addEventListener("click", () => ask("this"));
+  $("dv-sign-out-others").addEventListener("click", () => ask("others"));
+  $("dv-sign-out-no").addEventListener("click", closeAsk);
+  $("dv-sign-out-yes").addEventListener("click", confirmSignOut);
+  $("dv-recovery-btn").addEventListener("click", () => {
+    $("dv-recovery-confirm").hidden = false;
+    say("dv-recovery-status", "");
+    $("dv-recovery-yes").focus();
   });
-  $("recovery-no").addEventListener("click", () => {
-    $("recovery-confirm").hidden = true;
-    $("recovery-btn").focus();
+  $("dv-recovery-no").addEventListener("click", () => {
+    $("dv-recovery-confirm").hidden = true;
+    $("dv-recovery-btn").focus();
   });
-  $("recovery-yes").addEventListener("click", downloadRecovery);
-  $("restore-file").addEventListener("change", restoreFile);
-  claimForm($("settings-claim"), { onDone: () => location.reload() });
+  $("dv-recovery-yes").addEventListener("click", downloadRecovery);
+  $("dv-restore-file").addEventListener("change", restoreFile);
+  claimForm($("dv-settings-claim"), { onDone: () => location.reload() });
   $("settings-dialog")?.addEventListener("close", () => {
     clearInterval(state.timer);
     state.timer = 0;
