@@ -23,6 +23,7 @@ computer player never re-implements a rule:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from cardtable.cards import RANK_CHARS
@@ -111,28 +112,28 @@ def refusals(state: State) -> JSON:
     hand = state._hands[state._to_play]
     piles = state._piles
     due = kings_due(rules, hand, piles)
-    cards: dict[str, dict[str, Refusal]] = {}
-    for card in hand:
-        row: dict[str, Refusal] = {}
-        for p, name in enumerate(PILE_NAMES):
-            refused = place_refusal(hand, piles, card, p, due)
-            if refused is not None:
-                row[name] = refused
-        if row:
-            cards[TEXT[card]] = row
-    moves: dict[str, dict[str, Refusal]] = {}
-    if rules.pile_moves:
-        for s in CENTRE:
-            if not piles[s]:
-                continue
-            row = {}
-            for t, name in enumerate(PILE_NAMES):
-                refused = shift_refusal(piles, s, t, True, due)
-                if refused is not None:
-                    row[name] = refused
-            if row:
-                moves[PILE_NAMES[s]] = row
-    return {"cards": cards, "piles": moves}
+    cards = {
+        TEXT[card]: _refused(
+            place_refusal(hand, piles, card, p, due) for p in range(len(PILE_NAMES))
+        )
+        for card in hand
+    }
+    moves = {
+        PILE_NAMES[s]: _refused(
+            shift_refusal(piles, s, t, True, due) for t in range(len(PILE_NAMES))
+        )
+        for s in (CENTRE if rules.pile_moves else ())
+        if piles[s]
+    }
+    return {
+        "cards": {k: r for k, r in cards.items() if r},
+        "piles": {k: r for k, r in moves.items() if r},
+    }
+
+
+def _refused(per_pile: Iterable[Refusal | None]) -> dict[str, Refusal]:
+    """The refusals of one card or pile, by target pile name (the piles that accept it left out)."""
+    return {name: r for name, r in zip(PILE_NAMES, per_pile, strict=True) if r is not None}
 
 
 def _cards(cards: Hand) -> list[str]:
