@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from .a11y import assert_no_axe_violations, assert_tap_targets
 from .conftest import ConsoleGuard, NewPage
@@ -96,6 +96,7 @@ def test_transfer_by_code_and_link_continue_then_sign_out(
 ) -> None:
     console_guard.allow("401")  # a signed-out device's refused requests
     console_guard.allow("404")  # a wrong code
+    console_guard.allow("429")  # too many attempts
     # Device A: a desktop in English with a deal in progress.
     a = new_page()
     start_deal(a)
@@ -126,6 +127,21 @@ def test_transfer_by_code_and_link_continue_then_sign_out(
     form.locator("input").fill("OOOO")
     form.locator("button[type=submit]").click()
     expect(form.locator("[role=status]")).to_have_text("コードは英数字8文字です（例：ABCD-EFGH）。")
+    # Too many attempts (the limit answered as the server would): the wait in words.
+    b.route(
+        "**/api/devices/claim",
+        lambda route: route.fulfill(
+            status=429,
+            headers={"Retry-After": "42"},
+            json={"code": "rate_limited", "message": "too many requests"},
+        ),
+    )
+    form.locator("input").fill("2345 6789")
+    form.locator("button[type=submit]").click()
+    expect(form.locator("[role=status]")).to_have_text(
+        "試行回数が多すぎます。42秒後にもう一度お試しください。"
+    )
+    b.unroute("**/api/devices/claim")
     form.locator("input").fill("2222-2222" if code != "2222-2222" else "3333-3333")
     form.locator("button[type=submit]").click()
     expect(form.locator("[role=status]")).to_contain_text("このコードは使えません")
@@ -244,6 +260,21 @@ def test_recovery_file_restores_the_record_elsewhere(
     place(a, 2, 2, 1)
     place(a, 2, 3, 2)
     open_devices(a)
+
+    # A code whose time runs out (the answer shortened to a second): it says so and offers
+    # a new one.
+    def short(route: Route) -> None:
+        answer = route.fetch()
+        route.fulfill(response=answer, json={**answer.json(), "expires_in": 1})
+
+    a.route("**/api/devices/transfer", short)
+    a.locator("#dv-share-btn").click()
+    expect(a.locator("#dv-share-status")).to_have_text("This code has expired. Get a new one.")
+    expect(a.locator("#dv-share-qr")).to_be_hidden()
+    expect(a.locator("#dv-share-link")).to_be_hidden()
+    expect(a.locator("#dv-share-new")).to_be_visible()
+    check_dialog(a, "settings, an expired code (en, phone)", phone=True)
+    a.unroute("**/api/devices/transfer")
     a.locator("#dv-recovery-btn").click()
     warning = a.locator("#dv-recovery-warning")
     expect(warning).to_be_visible()
