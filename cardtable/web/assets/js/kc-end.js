@@ -4,19 +4,9 @@
  * the same settings again, a new match). Penalties and winners come from the server.
  */
 
-import { verifyHref } from "./fairness.js";
-import { addBundle, t } from "./i18n.js";
+import { el, verifyLink } from "./game-end.js";
+import { t } from "./i18n.js";
 import { isYou, seatName, sentences } from "./kc-text.js";
-
-addBundle("review"); // the Replay link's words (assets/i18n/review.<lang>.json)
-addBundle("fairness"); // "Verify this shuffle" (assets/i18n/fairness.<lang>.json)
-
-function el(tag, attrs = {}, text = null) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 /** "you and Computer 3": names inside a sentence. */
 export function namesOf(game, seats) {
@@ -127,7 +117,7 @@ export function renderEnd(section, game, handlers) {
   }
   const replayHref = `kc-replay.html?game=${encodeURIComponent(game.id)}&round=${match.results.length}`;
   actions.append(el("a", { class: "button", id: "replay-round-btn", href: replayHref }, t("kr.replay_btn")));
-  const verify = verifyHref(game.view);
-  if (verify) actions.append(el("a", { class: "button", id: "verify-btn", href: verify }, t("fair.verify_btn")));
+  const verify = verifyLink(game.view);
+  if (verify) actions.append(verify);
   section.replaceChildren(title, summary, wrap, note, actions);
 }

@@ -4,19 +4,9 @@
  * Also draws the best-scores box of the setup screen.
  */
 
-import { verifyHref } from "./fairness.js";
-import { addBundle, t } from "./i18n.js";
+import { el, verifyLink } from "./game-end.js";
+import { t } from "./i18n.js";
 import { lineName } from "./ps-board.js";
-
-addBundle("review"); // the Review button's words (assets/i18n/review.<lang>.json)
-addBundle("fairness"); // "Verify this shuffle" (assets/i18n/fairness.<lang>.json)
-
-function el(tag, attrs = {}, text = null) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 export function targetResult(view) {
   const points = view.target.points;
@@ -99,7 +89,7 @@ export function renderEnd(section, view, scores, { onLine, onReplay, onNewDeal, 
   fresh.addEventListener("click", onNewDeal);
   actions.append(replay, fresh);
   if (reviewHref) actions.append(el("a", { class: "button", id: "review-btn", href: reviewHref }, t("rv.review_btn")));
-  const verify = verifyHref(view);
-  if (verify) actions.append(el("a", { class: "button", id: "verify-btn", href: verify }, t("fair.verify_btn")));
+  const verify = verifyLink(view);
+  if (verify) actions.append(verify);
   section.append(actions);
 }
