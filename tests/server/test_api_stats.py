@@ -13,6 +13,8 @@ import pytest
 from fastapi import FastAPI
 
 from cardtable.server import Settings
+from cardtable.server.players import player_key
+from cardtable.server.stats_store import StatsStore
 from tests.server.helpers import Api
 from tests.server.kc_driver import play_match
 from tests.support.postgres import fresh_schema
@@ -80,8 +82,10 @@ def test_statistics_history_export_delete(app: FastAPI, api: Api, other: Api) ->
 
     r = api.client.delete("/api/stats/data", headers=api.headers)
     assert r.status_code == 204
-    gone = api.get("/api/stats/export")
+    # The id went with the data: refused at once (no process keeps a cache of ids).
+    assert api.get("/api/stats/export", status=401)["code"] == "no_player"
+    assert api.get(f"/api/poker-squares/games/{one['id']}", status=401)
+    gone = StatsStore(app.state.runtime.store).export(player_key(str(api.player_id)))
     assert gone["created_at"] is None and gone["games"] == [] and gone["results"] == []
-    assert api.get(f"/api/poker-squares/games/{one['id']}", status=404)
     # The other player keeps everything.
     assert other.get("/api/stats")["poker_squares"]["british"]["unassisted"]["deals"] == 1
