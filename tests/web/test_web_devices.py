@@ -22,7 +22,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, Route, expect
 
-from .a11y import assert_no_axe_violations, assert_tap_targets
+from .a11y import assert_no_axe_violations, assert_tap_targets, check_screen
 from .conftest import ConsoleGuard, NewPage
 from .helpers import cell, grid_cards, start_deal, wait_placed
 
@@ -229,6 +229,14 @@ def test_transfer_by_code_and_link_continue_then_sign_out(
     b.locator("#revoked-fresh").click()
     expect(b.locator("#setup")).to_be_visible()  # a new, empty record: no deal to continue
     expect(b.locator("#revoked-dialog")).to_have_count(0)
+    # The link page without a code offers the form (Japanese phone).
+    b.goto("/link.html")
+    expect(b.locator("#link-status")).to_have_text(
+        "このリンクにはコードが含まれていません。ほかの端末に表示されたコードを入力してください。"
+    )
+    expect(b.locator("#link-claim input")).to_be_focused()
+    check_screen(b, "link page without a code (ja, phone)", phone=True)
+    shot(b, screenshot_dir, "link-nocode-ja-phone")
     start_deal(b)
     place(b, 0, 0, 1)
 
