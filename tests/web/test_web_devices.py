@@ -20,11 +20,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from .a11y import assert_no_axe_violations, assert_tap_targets, check_screen
 from .conftest import ConsoleGuard, NewPage
 from .helpers import cell, grid_cards, start_deal, wait_placed
+from .online_helpers import create_table_api
+from .online_helpers import player_id as online_player
 
 PS = "/poker-squares.html"
 
@@ -318,3 +320,38 @@ def test_recovery_file_restores_the_record_elsewhere(
     place(d, 3, 3, 3)
     a.reload()
     wait_placed(a, 3)
+
+
+def test_live_channel_of_a_signed_out_device_opens_the_dialog(
+    new_page: NewPage, console_guard: ConsoleGuard
+) -> None:
+    """An online table's page whose device is signed out meanwhile: its live channel, opened
+    again, is closed with 4401 `revoked` and the page shows the signed-out dialog."""
+    console_guard.allow("401")
+    a = new_page()
+    sockets: list[WebSocketRoute] = []
+
+    def through(ws: WebSocketRoute) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    a.route_web_socket(re.compile(r"/live$"), through)
+    body = {"name": "Host", "seats": [{"kind": "me"}, {"kind": "invite"}], "rounds": 1}
+    create_table_api(a, {**body, "rules": {"preset": "standard"}})
+    me = {"X-Player-Id": online_player(a)}
+    code = a.request.post("/api/devices/transfer", headers=me).json()["code"]
+    other = a.request.post("/api/devices/claim", data={"code": code}).json()["player_id"]
+    them = {"X-Player-Id": other}
+    devices = a.request.get("/api/devices", headers=them).json()["devices"]
+    (mine,) = [d["device"] for d in devices if not d["current"]]
+    assert a.request.delete(f"/api/devices/{mine}", headers=them).status == 204
+    # The connection drops (as a phone's network does); the page opens it again and its
+    # hello is refused.
+    assert sockets
+    sockets[-1].close(code=4000, reason="dropped")
+    expect(a.locator("#revoked-dialog")).to_be_visible(timeout=15000)
+    expect(a.locator("#revoked-fresh")).to_be_visible()
+    # ... and stops reconnecting (a retry would come within 2 s: 0.5 s doubling, jittered).
+    opened = len(sockets)
+    a.wait_for_timeout(2500)
+    assert len(sockets) == opened
