@@ -321,6 +321,17 @@ def test_recovery_file_restores_the_record_elsewhere(
     a.reload()
     wait_placed(a, 3)
 
+    # D signs itself out (after the question): it starts afresh, A keeps the record.
+    open_devices(d)
+    d.locator("#dv-sign-out-this").click()
+    expect(d.locator("#dv-sign-out-question")).to_contain_text("この端末をログアウトしますか？")
+    expect(d.locator("#dv-sign-out-no")).to_be_focused()
+    d.locator("#dv-sign-out-yes").click()
+    expect(d.locator("#setup")).to_be_visible()
+    expect(d.locator("#settings-dialog")).to_be_hidden()
+    open_devices(a)
+    expect(a.locator("#dv-device-list li")).to_have_count(2)  # A and the recovery file
+
 
 def test_live_channel_of_a_signed_out_device_opens_the_dialog(
     new_page: NewPage, console_guard: ConsoleGuard
