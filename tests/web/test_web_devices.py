@@ -18,6 +18,7 @@ no console error beyond the refusals the tests provoke (Chromium logs every 4xx 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from playwright.sync_api import Page, Route, WebSocketRoute, expect
@@ -329,8 +330,27 @@ def test_recovery_file_restores_the_record_elsewhere(
     d.locator("#dv-sign-out-yes").click()
     expect(d.locator("#setup")).to_be_visible()
     expect(d.locator("#settings-dialog")).to_be_hidden()
+
+    # Last used, in words of the page's language (the answer's time moved 3 hours back).
+    def earlier(route: Route) -> None:
+        answer = route.fetch()
+        data = answer.json()
+        for d in data["devices"]:
+            if not d["current"]:
+                d["last_used_at"] = (datetime.now(UTC) - timedelta(hours=3)).isoformat()
+        route.fulfill(response=answer, json=data)
+
+    a.route("**/api/devices", earlier)
     open_devices(a)
     expect(a.locator("#dv-device-list li")).to_have_count(2)  # A and the recovery file
+    expect(a.locator("#dv-device-list li:not(.current) .device-used")).to_have_text(
+        "Last used 3 hours ago"
+    )
+    switch_language(a, "ja")
+    expect(a.locator("#dv-device-list li:not(.current) .device-used")).to_have_text(
+        "最終利用：3 時間前"
+    )
+    a.unroute_all(behavior="ignoreErrors")
 
 
 def test_live_channel_of_a_signed_out_device_opens_the_dialog(
