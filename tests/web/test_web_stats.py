@@ -43,7 +43,13 @@ def played(live_url: str) -> tuple[str, int]:
 
 def open_stats(new_page: NewPage, played: tuple[str, int], **options: object) -> tuple[Page, int]:
     player_id, total = played
-    script = f"localStorage.setItem('cardtable.player', {player_id!r});"
+    # Once per tab: the page's own reload after "delete" must not bring the deleted id back
+    # (the server refuses it at once, and Chromium logs that 401).
+    script = (
+        "if (!sessionStorage.getItem('seeded')) {"
+        f" localStorage.setItem('cardtable.player', {player_id!r});"
+        " sessionStorage.setItem('seeded', '1'); }"
+    )
     page = new_page(init_script=script, **options)
     page.goto("/stats.html")
     return page, total
