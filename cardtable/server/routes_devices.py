@@ -212,17 +212,6 @@ def rename(body: Rename, me: DeviceDep, runtime: RuntimeDep, request: Request) -
     return _entry(found, me.cred)
 
 
-@router.delete("/{device}", status_code=204, responses=responses(401, 404))
-def sign_out(device: str, me: DeviceDep, runtime: RuntimeDep, request: Request) -> None:
-    """Sign one device of this record out (this one too): its next request is refused with
-    401 ``revoked``."""
-    if not devices.DEVICE.fullmatch(device):
-        raise not_found("device")
-    now = devices.now_of(request.app.state)
-    if not _rows(runtime).revoke(me.player, device, now):
-        raise not_found("device")
-
-
 @router.post("/sign-out-others", response_model=SignedOut, responses=responses(401))
 def sign_out_others(me: DeviceDep, runtime: RuntimeDep, request: Request) -> SignedOut:
     """Sign out every other device of this record, recovery keys included."""
@@ -262,3 +251,16 @@ def restore(body: Restore, runtime: RuntimeDep, request: Request) -> NewDevice:
     name = devices.device_name(body.name, request.headers.get("user-agent"))
     made = rows.add(found.player, player_key(player_id), name, "device", now)
     return NewDevice(player_id=player_id, device=made.device, name=made.name)
+
+
+# Last: a path parameter after the fixed paths, so that `/recovery` and the others (and
+# their `Allow` on a 405) are never taken for a device id.
+@router.delete("/{device}", status_code=204, responses=responses(401, 404))
+def sign_out(device: str, me: DeviceDep, runtime: RuntimeDep, request: Request) -> None:
+    """Sign one device of this record out (this one too): its next request is refused with
+    401 ``revoked``."""
+    if not devices.DEVICE.fullmatch(device):
+        raise not_found("device")
+    now = devices.now_of(request.app.state)
+    if not _rows(runtime).revoke(me.player, device, now):
+        raise not_found("device")
