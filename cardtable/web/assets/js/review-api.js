@@ -4,27 +4,18 @@
  * one there is nothing to review and the call fails as `no_player`.
  */
 
-import { ApiError } from "./api.js";
-import { storageGet } from "./settings.js";
+import { ApiError, noteRevoked, request, storedPlayer } from "./api.js";
 
-const PLAYER_KEY = "cardtable.player";
-
+/** A review call with the stored id (never a new one); a signed-out device gets the dialog. */
 async function call(method, path) {
-  const id = storageGet(PLAYER_KEY);
+  const id = storedPlayer();
   if (!id) throw new ApiError(401, { code: "no_player" });
-  let response;
   try {
-    response = await fetch(path, {
-      method,
-      headers: { Accept: "application/json", "X-Player-Id": id },
-      cache: "no-store",
-    });
-  } catch {
-    throw new ApiError(0, { code: "network" });
+    return await request(method, path, undefined, id);
+  } catch (err) {
+    if (err.code === "revoked") noteRevoked();
+    throw err;
   }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
 }
 
 const PS = "/api/review/poker-squares";
