@@ -7,7 +7,9 @@ delete-my-data, last-use bookkeeping and retention, and the live channel's hello
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from starlette.testclient import TestClient
 
 from cardtable.server import Settings, create_app, retention
 from cardtable.server.players import player_key
+from cardtable.server.store import migrations
 from cardtable.server.store.sql import SqlStore
 from tests.server.helpers import Api
 from tests.support.postgres import fresh_schema
@@ -455,3 +458,53 @@ def test_the_live_hello_refuses_a_signed_out_device(client: TestClient, api: Api
         and "signed out" in messages[0]["message"]
     )
     assert hello("z" * 32)[1:] == (4401, "unknown player")
+
+
+def test_players_from_before_migration_8_keep_working(settings: Settings) -> None:
+    """A store at schema version 7 with a player: opening it runs migration 8, which gives
+    the player its first credential (its own id), so it plays on and can add devices."""
+    legacy = "P" * 32
+    if settings.uses_postgres:
+        import psycopg
+
+        assert settings.database_url is not None
+        conn: Any = psycopg.connect(settings.database_url, autocommit=True)
+
+        @contextmanager
+        def transaction() -> Iterator[Any]:
+            with conn.transaction(), conn.cursor() as cur:
+                yield cur
+
+        dialect = "postgresql"
+    else:
+        settings.data_dir.mkdir(parents=True)
+        conn = sqlite3.connect(settings.sqlite_path, isolation_level=None)
+
+        @contextmanager
+        def transaction() -> Iterator[Any]:
+            cur = conn.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            yield cur
+            conn.commit()
+
+        dialect = "sqlite"
+    try:
+        assert migrations.migrate(transaction, dialect, migrations.MIGRATIONS[:7]) == [*range(1, 8)]
+        with transaction() as cur:
+            mark = "%s" if dialect == "postgresql" else "?"
+            cur.execute(
+                f"INSERT INTO players (id, created_at) VALUES ({mark}, {mark})",
+                (player_key(legacy), T0.isoformat()),
+            )
+    finally:
+        conn.close()
+    with TestClient(create_app(settings)) as client:
+        old = Api(client, legacy)
+        listed = old.get("/api/devices")["devices"]
+        assert [(d["name"], d["kind"], d["current"]) for d in listed] == [
+            ("Browser", "device", True)
+        ]
+        assert listed[0]["last_used_at"] == listed[0]["created_at"] == T0.isoformat()
+        game = old.ps_new()
+        phone = device_of(client, claim(client, code_for(old)))
+        assert phone.get("/api/continue")["poker_squares"]["id"] == game["id"]
