@@ -183,7 +183,25 @@ def simulate(
     rounds: int = 1,
     choose: Callable[[kc.State], str] = policy,
 ) -> Line:
-    """Plays round 1 as the server would (its computer logic) with `choose` for people."""
+    """Plays round 1 as the server would (its computer logic) with `choose` for people.
+    Deterministic, so each worker plays a seat/rules/seed only once (`find_seed` is called by
+    many browser tests over the same seeds); the returned `Line` must not be changed."""
+    key = (seed, seats, rules, rounds, choose)
+    if key not in _SIMULATED:
+        _SIMULATED[key] = _simulate(seed, seats, rules, rounds, choose)
+    return _SIMULATED[key]
+
+
+_SIMULATED: dict[tuple[Any, ...], Line] = {}
+
+
+def _simulate(
+    seed: int,
+    seats: tuple[Seat, ...],
+    rules: kc.Rules | None,
+    rounds: int,
+    choose: Callable[[kc.State], str],
+) -> Line:
     table = Table.new(seats, rules or kc.Rules.preset("standard"), rounds, seed)
     line = Line(seed)
     for _ in range(1000):
