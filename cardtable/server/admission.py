@@ -142,9 +142,23 @@ def _pool(workers: int) -> Executor:
         if pool is None:
             # "spawn": a fresh interpreter, never a fork of a threaded server.
             context = multiprocessing.get_context("spawn")
-            pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+            pool = ProcessPoolExecutor(
+                max_workers=workers, mp_context=context, initializer=_preload_engines
+            )
             _POOLS[workers] = pool
         return pool
+
+
+def _preload_engines() -> None:
+    """A new search worker imports the engines and reads both Poker Squares value tables
+    before its first task, so the first hint after a start (or after a broken pool) costs a
+    search, not an interpreter's imports."""
+    from cardtable.kings_corner import cpu  # noqa: F401
+    from cardtable.poker_squares.abstract import load_values
+    from cardtable.poker_squares.hands import TABLES
+
+    for table in TABLES:
+        load_values(table)
 
 
 def _reset(pool: Executor) -> None:
