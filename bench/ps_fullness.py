@@ -1,0 +1,310 @@
+"""Issue-16 experiment: a card-independent fullness correction g(h) on the Poker Squares evaluator.
+
+The learned evaluator values an after-state as the points of its complete lines plus the sum of
+the other lines' learned values; it cannot see interactions between lines. This adds g(h), where
+h is NARL's "hand size frequency vector": the sorted numbers of cards in the 5 rows and in the
+5 columns (card-independent, so in a lookahead it would cost one scalar per cell). g is the mean
+residual, final score minus the after-state's value under the shipped tables, over the
+after-states of greedy self-play (budget 0, uncorrected) with the shipped engine's tables,
+shrunk towards the mean residual at the same number of placed cards (`SHRINK` pseudo-games).
+
+    python -m bench.ps_fullness learn --table american --games 50000 --seed 1 --out g-am.npz
+    python -m bench.ps_fullness compare --table american --corr g-am.npz \\
+        --deals bench/deals/ps-1000.txt
+
+`compare` plays every deal with the engine's `analyse` at budget 0 twice, without and with the
+correction added to every cell's estimate, and prints the paired difference and its standard
+error. Results are in docs/hint-engine.md (issue 16, "Steps tried").
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from cardtable.cards import Card
+from cardtable.cli.bench_cmd import read_deals
+from cardtable.poker_squares import search, search_look
+from cardtable.poker_squares.abstract import (
+    MIXED,
+    MS_ADD,
+    MS_N,
+    TB,
+    ValueTable,
+    line_key,
+    line_points,
+    load_values,
+)
+from cardtable.poker_squares.hands import TABLES
+from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
+from cardtable.poker_squares.search import analyse
+
+SHRINK = 200.0
+"""Pseudo-count pulling a fullness key's residual towards its time's mean residual."""
+
+
+def fullness_key(cells: list[int]) -> int:
+    """Sorted card counts of the rows, then of the columns, as one base-6 int."""
+    rows = sorted(sum(1 for c in range(5 * i, 5 * i + 5) if cells[c] >= 0) for i in range(5))
+    cols = sorted(sum(1 for c in range(i, 25, 5) if cells[c] >= 0) for i in range(5))
+    k = 0
+    for n in (*rows, *cols):
+        k = k * 6 + n
+    return k
+
+
+def self_play(
+    vt: ValueTable,
+    pts: list[int],
+    rng: random.Random,
+    sums: dict[int, float],
+    counts: dict[int, int],
+) -> int:
+    """One greedy game on the uncorrected evaluator; adds each after-state's residual to its key."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    pos = Position()
+    fine = vt.fine
+    value = vt.value
+    lms = pos.lms
+    lst = pos.lst
+    cells = pos.cells
+    seen: list[tuple[int, float]] = []
+    for p in range(25):
+        card = deck[p]
+        pos.see(card)
+        r = card % 13 + 1
+        s = card // 13
+        tb = TB[p]
+        olds = [0.0] * 10
+        news = [0.0] * 10
+        d = [-1e9] * 10
+        for li in range(10):
+            ms = lms[li]
+            if MS_N[ms] == 5:
+                continue
+            is_col = 1 if li >= 5 else 0
+            st = lst[li]
+            k = line_key(is_col, tb, ms, st, pos.ru, pos.su, pos.avail, pos.mask)
+            old = fine.get(k)
+            if old is None:
+                old = value(k)
+            ms2 = MS_ADD[ms * 14 + r]
+            st2 = s if st == -1 else (st if st == s else MIXED)
+            if MS_N[ms2] == 5:
+                new = float(pts[2 * ms2 + (st2 != MIXED)])
+            else:
+                k = line_key(is_col, tb, ms2, st2, pos.ru, pos.su, pos.avail, pos.mask)
+                v = fine.get(k)
+                new = value(k) if v is None else v
+            olds[li] = old
+            news[li] = new
+            d[li] = new - old
+        best = -1e18
+        cell = -1
+        for c in range(25):
+            if cells[c] < 0:
+                v = d[ROW_OF[c]] + d[COL_OF[c]]
+                if v > best:
+                    best = v
+                    cell = c
+        est = pos.total + sum(olds) + best
+        pos.put(cell, card, pts)
+        if p < 24:
+            seen.append((fullness_key(cells), est))
+    for k, est in seen:
+        sums[k] = sums.get(k, 0.0) + pos.total - est
+        counts[k] = counts.get(k, 0) + 1
+    return pos.total
+
+
+def placed_of(key: int) -> int:
+    n = 0
+    for _ in range(5):
+        n += key % 6
+        key //= 6
+    return n
+
+
+def learn(table: str, games: int, seed: int) -> tuple[dict[int, float], dict[int, int]]:
+    """Greedy self-play `games` games from `seed`: shrunk residual per key, and key counts."""
+    vt = load_values(table)
+    pts = line_points(table)
+    rng = random.Random(seed)
+    sums: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    t0 = time.monotonic()
+    for g in range(games):
+        self_play(vt, pts, rng, sums, counts)
+        if (g + 1) % 10000 == 0:
+            print(f"{table} games {g + 1} {time.monotonic() - t0:.0f}s", file=sys.stderr)
+    tsum: dict[int, float] = {}
+    tcnt: dict[int, int] = {}
+    for k, s in sums.items():
+        p = placed_of(k)
+        tsum[p] = tsum.get(p, 0.0) + s
+        tcnt[p] = tcnt.get(p, 0) + counts[k]
+    g_of = {}
+    for k, s in sums.items():
+        p = placed_of(k)
+        prior = tsum[p] / tcnt[p]
+        g_of[k] = (s + SHRINK * prior) / (counts[k] + SHRINK)
+    return g_of, counts
+
+
+def save(path: Path, g_of: dict[int, float], counts: dict[int, int], games: int) -> None:
+    keys = np.array(sorted(g_of), dtype=np.int64)
+    np.savez_compressed(
+        path,
+        keys=keys,
+        values=np.array([g_of[k] for k in keys.tolist()], dtype=np.float32),
+        counts=np.array([counts[k] for k in keys.tolist()], dtype=np.int64),
+        meta=np.array([games, SHRINK], dtype=np.float64),
+    )
+
+
+def load(path: Path) -> dict[int, float]:
+    with np.load(path) as z:
+        return dict(zip(z["keys"].tolist(), z["values"].tolist(), strict=True))
+
+
+class CorrectedTable(ValueTable):
+    """The shipped line values plus a fullness correction (this experiment only)."""
+
+    def __init__(self, vt: ValueTable, fullness: dict[int, float]) -> None:
+        super().__init__(vt.table, vt.fine, vt.coarse, vt.games)
+        self.fullness = fullness
+
+    def correction(self, cells: list[int]) -> float:
+        return self.fullness.get(fullness_key(cells), 0.0)
+
+
+_static = search.static_estimate
+_leaves = search_look.Context.leaves
+
+
+def _static_corrected(pos: Position, vt: ValueTable) -> float:
+    est = _static(pos, vt)
+    if isinstance(vt, CorrectedTable) and pos.placed < 25:
+        est += vt.correction(pos.cells)
+    return est
+
+
+def _leaves_corrected(
+    self: search_look.Context, pos: Position
+) -> tuple[search_look.Vec, npt.NDArray[np.float64], list[int]]:
+    """`Context.leaves` with the correction of each cell's after-state added to its gains."""
+    best, gains, empt = _leaves(self, pos)
+    vt = self.vt
+    if not isinstance(vt, CorrectedTable) or pos.placed >= 24:
+        return best, gains, empt
+    cells = pos.cells[:]
+    corr = []
+    for c in empt:
+        cells[c] = 0
+        corr.append(vt.correction(cells))
+        cells[c] = -1
+    new = gains + np.array(corr)[:, None]
+    return best - gains.max(0) + new.max(0), new, empt
+
+
+def install() -> None:
+    """Route the engine's search through the corrected evaluator in this process; tables that
+    are not a `CorrectedTable` are searched exactly as before (same floats)."""
+    search.static_estimate = _static_corrected
+    search_look.Context.leaves = _leaves_corrected  # type: ignore[method-assign]
+
+
+def play(cards: list[int], vt: ValueTable, budget: int) -> int:
+    """The engine's `analyse` at `budget` on one deal with the table `vt`."""
+    pts = line_points(vt.table)
+    pos = Position()
+    for card in cards[:25]:
+        pos.see(card)
+        _, best = analyse(pos, card, vt, pts, budget)
+        pos.put(best, card, pts)
+    return pos.total
+
+
+def compare(
+    table: str,
+    corr_path: Path,
+    deals: Path,
+    first: int,
+    limit: int | None,
+    budget: int,
+    baseline: Path | None = None,
+) -> int:
+    install()
+    plain = load_values(table)
+    corrected = CorrectedTable(plain, load(corr_path))
+    diffs: list[int] = []
+    base: list[int] = []
+    chosen = read_deals(deals)[first - 1 :]
+    known: dict[str, int] = {}
+    if baseline is not None:
+        # `<id> ... <baseline score>` lines of an earlier run with the same tables and budget
+        # (the baseline is deterministic); other lines are ignored.
+        for line in baseline.read_text(encoding="utf-8").splitlines():
+            parts = line.split()
+            if len(parts) >= 2 and parts[-1].isdigit():
+                known[parts[0]] = int(parts[-1])
+    for deal_id, names in chosen[:limit]:
+        cards = [Card.parse(n).index for n in names]
+        a = known[deal_id] if deal_id in known else play(cards, plain, budget)
+        b = play(cards, corrected, budget)
+        base.append(a)
+        diffs.append(b - a)
+        print(deal_id, b, a, flush=True)
+    n = len(diffs)
+    dm = sum(diffs) / n
+    sd = math.sqrt(sum((x - dm) ** 2 for x in diffs) / (n - 1)) if n > 1 else 0.0
+    am = sum(base) / n
+    print(
+        f"fullness {table} budget {budget} games {n} uncorrected mean {am:.2f} corrected mean "
+        f"{am + dm:.2f} paired difference {dm:+.2f} se {sd / math.sqrt(n):.2f}"
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    lp = sub.add_parser("learn")
+    lp.add_argument("--table", choices=sorted(TABLES), required=True)
+    lp.add_argument("--games", type=int, default=50000)
+    lp.add_argument("--seed", type=int, default=1)
+    lp.add_argument("--out", type=Path, required=True)
+    cp = sub.add_parser("compare")
+    cp.add_argument("--table", choices=sorted(TABLES), required=True)
+    cp.add_argument("--corr", type=Path, required=True)
+    cp.add_argument("--deals", type=Path, default=Path("bench/deals/ps-1000.txt"))
+    cp.add_argument("--first", type=int, default=1, help="first deal (1-based position)")
+    cp.add_argument("--limit", type=int, default=None)
+    cp.add_argument("--budget", type=int, default=0)
+    cp.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="reuse the uncorrected scores (last number per line) of an earlier run",
+    )
+    args = ap.parse_args(argv)
+    if args.cmd == "learn":
+        g_of, counts = learn(args.table, args.games, args.seed)
+        save(args.out, g_of, counts, args.games)
+        print(f"wrote {args.out} ({len(g_of)} keys)", file=sys.stderr)
+        return 0
+    return compare(
+        args.table, args.corr, args.deals, args.first, args.limit, args.budget, args.baseline
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
