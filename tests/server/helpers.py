@@ -3,12 +3,45 @@ response kept so a test can inspect all of them (e.g. for hidden cards)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from cardtable.server import Settings
+from tests.support.postgres import fresh_schema
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
 
 JSON = Any
+
+
+@contextmanager
+def store_settings(
+    request: pytest.FixtureRequest, tmp_path: Path, **options: Any
+) -> Iterator[Settings]:
+    """Settings on the store named by a fixture's param ("sqlite" or "postgres", a fresh
+    schema of the session's PostgreSQL), for the API tests that run on both."""
+    data_dir = tmp_path / "data"
+    if request.param == "sqlite":
+        yield Settings(data_dir=data_dir, database_url=None, **options)
+        return
+    with fresh_schema(request.getfixturevalue("postgres_url")) as url:
+        yield Settings(data_dir=data_dir, database_url=url, **options)
+
+
+class Clock:
+    """An injectable clock a test moves by hand (``app.state.<feature>_clock``)."""
+
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def __call__(self) -> datetime:
+        return self.at
 
 
 class Api:

@@ -18,27 +18,15 @@ from cardtable import fairness
 from cardtable.server import Settings
 from cardtable.server.players import player_key
 from cardtable.server.store.sql import SqlStore
-from tests.server.helpers import Api
-from tests.support.postgres import fresh_schema
+from tests.server.helpers import Api, Clock, store_settings
 
 DAY1 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Settings]:
-    if request.param == "sqlite":
-        yield Settings(data_dir=tmp_path / "data", database_url=None, hint_budget=8)
-        return
-    with fresh_schema(request.getfixturevalue("postgres_url")) as url:
-        yield Settings(data_dir=tmp_path / "data", database_url=url, hint_budget=8)
-
-
-class Clock:
-    def __init__(self, at: datetime) -> None:
-        self.at = at
-
-    def __call__(self) -> datetime:
-        return self.at
+    with store_settings(request, tmp_path, hint_budget=8) as settings:
+        yield settings
 
 
 @pytest.fixture

@@ -15,18 +15,14 @@ from fastapi import FastAPI
 from cardtable.server import Settings
 from cardtable.server.players import player_key
 from cardtable.server.stats_store import StatsStore
-from tests.server.helpers import Api
+from tests.server.helpers import Api, store_settings
 from tests.server.kc_driver import play_match
-from tests.support.postgres import fresh_schema
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Settings]:
-    if request.param == "sqlite":
-        yield Settings(data_dir=tmp_path / "data", database_url=None, hint_budget=8)
-        return
-    with fresh_schema(request.getfixturevalue("postgres_url")) as url:
-        yield Settings(data_dir=tmp_path / "data", database_url=url, hint_budget=8)
+    with store_settings(request, tmp_path, hint_budget=8) as settings:
+        yield settings
 
 
 def finish(api: Api, game: Any) -> Any:

@@ -22,8 +22,7 @@ from cardtable.server import Settings, create_app, retention
 from cardtable.server.players import player_key
 from cardtable.server.store import migrations
 from cardtable.server.store.sql import SqlStore
-from tests.server.helpers import Api
-from tests.support.postgres import fresh_schema
+from tests.server.helpers import Api, Clock, store_settings
 
 T0 = datetime(2030, 3, 1, 12, 0, tzinfo=UTC)
 PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1"  # noqa: E501
@@ -31,19 +30,8 @@ PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Settings]:
-    if request.param == "sqlite":
-        yield Settings(data_dir=tmp_path / "data", database_url=None, hint_budget=0)
-        return
-    with fresh_schema(request.getfixturevalue("postgres_url")) as url:
-        yield Settings(data_dir=tmp_path / "data", database_url=url, hint_budget=0)
-
-
-class Clock:
-    def __init__(self, at: datetime) -> None:
-        self.at = at
-
-    def __call__(self) -> datetime:
-        return self.at
+    with store_settings(request, tmp_path, hint_budget=0) as settings:
+        yield settings
 
 
 @pytest.fixture

@@ -15,20 +15,16 @@ import httpx
 import pytest
 
 from cardtable.server import Settings, create_app
+from tests.server.helpers import store_settings
 from tests.support.live_server import live_server
-from tests.support.postgres import fresh_schema
 
 CLAIMS = 8
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Settings]:
-    base = {"data_dir": tmp_path / "data", "hint_budget": 0, "claim_rate": None}
-    if request.param == "sqlite":
-        yield Settings(database_url=None, **base)  # type: ignore[arg-type]
-        return
-    with fresh_schema(request.getfixturevalue("postgres_url")) as url:
-        yield Settings(database_url=url, **base)  # type: ignore[arg-type]
+    with store_settings(request, tmp_path, hint_budget=0, claim_rate=None) as settings:
+        yield settings
 
 
 def at_once(base: str, calls: list[Callable[[httpx.Client], httpx.Response]]) -> list[Any]:
