@@ -18,7 +18,17 @@ from .postgres import free_port
 def live_server(app: Any, *, timeout: float = 20.0) -> Iterator[str]:
     """Yield the base URL (``http://127.0.0.1:PORT``) of ``app`` served by uvicorn."""
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    # A long keep-alive: Playwright's request context (Node's http) reuses an idle connection
+    # without retrying, so a server closing it at the 5 s default races the next request
+    # into ECONNRESET. Browsers retry that case themselves; a test client does not.
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        timeout_keep_alive=600,
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name=f"live-server-{port}", daemon=True)
     thread.start()
