@@ -1,0 +1,113 @@
+"""Paired comparison of two Poker Squares value tables with the engine's own search.
+
+    python -m bench.ps_tables --table american --values new.npz --budget 0
+    python -m bench.ps_tables --table british --values a.npz --against b.npz --budget 30 --limit 300
+
+Plays every deal of `--deals` twice with `search.analyse` at `--budget`: once with the table
+in `--values` (B) and once with `--against` (A; default the shipped table of the engine), and
+prints `<id> <B score> <A score>` per deal and a last line with both means and the paired
+difference B - A with its standard error. Nothing is installed or patched: the engine's code
+is the same for both, only the table differs, so this measures a retrained table alone.
+`--baseline FILE` reuses A's scores from an earlier run's lines (A is deterministic).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from functools import cache
+from pathlib import Path
+
+from cardtable.cards import Card
+from cardtable.cli.bench_cmd import read_deals
+from cardtable.poker_squares.abstract import ValueTable, line_points, load_values
+from cardtable.poker_squares.hands import TABLES
+from cardtable.poker_squares.position import Position
+from cardtable.poker_squares.search import analyse
+
+SHIPPED = "shipped"
+
+
+@cache
+def table_of(table: str, source: str) -> ValueTable:
+    """A value table by file name, or the engine's shipped one."""
+    if source == SHIPPED:
+        return load_values(table)
+    return ValueTable.from_bytes(table, Path(source).read_bytes())
+
+
+def play(cards: list[int], table: str, source: str, budget: int) -> int:
+    """The final total of one deal placed by `analyse` with the given table."""
+    vt = table_of(table, source)
+    pts = line_points(table)
+    pos = Position()
+    for card in cards[:25]:
+        pos.see(card)
+        _, best = analyse(pos, card, vt, pts, budget)
+        pos.put(best, card, pts)
+    return pos.total
+
+
+def _pair(job: tuple[list[int], str, str, str, int, int | None]) -> tuple[int, int]:
+    cards, table, b_source, a_source, budget, known = job
+    a = known if known is not None else play(cards, table, a_source, budget)
+    return play(cards, table, b_source, budget), a
+
+
+def summary(label: str, b: list[int], a: list[int]) -> str:
+    """Means, paired difference B - A and its standard error."""
+    n = len(b)
+    diffs = [x - y for x, y in zip(b, a, strict=True)]
+    dm = sum(diffs) / n
+    sd = math.sqrt(sum((x - dm) ** 2 for x in diffs) / (n - 1)) if n > 1 else 0.0
+    return (
+        f"{label} games {n} A mean {sum(a) / n:.2f} B mean {sum(b) / n:.2f} "
+        f"paired difference {dm:+.2f} se {sd / math.sqrt(n):.2f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--table", choices=sorted(TABLES), required=True)
+    ap.add_argument("--values", required=True, help="B: a value-table file (.npz)")
+    ap.add_argument("--against", default=SHIPPED, help="A: a file, or 'shipped' (default)")
+    ap.add_argument("--deals", type=Path, default=Path("bench/deals/ps-1000.txt"))
+    ap.add_argument("--first", type=int, default=1, help="first deal (1-based position)")
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--budget", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--baseline", type=Path, default=None, help="reuse A's scores (last field)")
+    args = ap.parse_args(argv)
+    known: dict[str, int] = {}
+    if args.baseline is not None:
+        for line in args.baseline.read_text(encoding="utf-8").splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[-1].isdigit():
+                known[parts[0]] = int(parts[-1])
+    chosen = read_deals(args.deals)[args.first - 1 :][: args.limit]
+    jobs = [
+        (
+            [Card.parse(n).index for n in names],
+            args.table,
+            args.values,
+            args.against,
+            args.budget,
+            known.get(ident),
+        )
+        for ident, names in chosen
+    ]
+    b: list[int] = []
+    a: list[int] = []
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for (ident, _), (sb, sa) in zip(chosen, pool.map(_pair, jobs), strict=True):
+            b.append(sb)
+            a.append(sa)
+            print(ident, sb, sa, flush=True)
+    print(summary(f"tables {args.table} budget {args.budget}", b, a))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
