@@ -1,5 +1,6 @@
-"""The online tables in the store (migration 3): one row per table, compare-and-set saves,
-the deadlines the drivers take, and presence rows for live connections.
+"""The online tables in the store (migrations 3 and 9): one row per table, compare-and-set
+saves, the deadlines the drivers take (and push back while a table's advance keeps failing),
+and presence rows for live connections.
 
 Written over `SqlStore`'s public transaction and reading cursors, in ``?`` SQL that both
 SQLite and PostgreSQL accept (rewritten to the store's placeholder). Times are epoch seconds.
@@ -31,6 +32,14 @@ class RoomRecord:
     code: str | None
     version: int
     state: JSON
+
+
+@dataclass(frozen=True)
+class Due:
+    """A table whose deadline has come, at the version the driver found it."""
+
+    key: str
+    version: int
 
 
 @dataclass(frozen=True)
@@ -104,13 +113,15 @@ class OnlineStore(FeatureTables):
         published: Published | None = None,
     ) -> RoomRecord:
         """Write ``state`` as the next version if the row is still at ``record.version``
-        (else `StaleVersion`, nothing written); ``published`` runs in the same transaction."""
+        (else `StaleVersion`, nothing written); ``published`` runs in the same transaction.
+        A save ends a streak of failed advances (`back_off`)."""
         version = record.version + 1
         with self.sql.transaction() as tx:
             changed = self._exec(
                 tx,
                 "UPDATE online_tables SET state = ?, version = ?, due_at = ?, updated_at = ?, "
-                "code = CASE WHEN ? = 1 THEN code ELSE NULL END WHERE id = ? AND version = ?",
+                "failures = 0, code = CASE WHEN ? = 1 THEN code ELSE NULL END "
+                "WHERE id = ? AND version = ?",
                 (_dump(state), version, due_at, now(), int(keep_code), record.key,
                  record.version),
             ).rowcount  # fmt: skip
@@ -120,13 +131,39 @@ class OnlineStore(FeatureTables):
                 published(tx, record.key, version)
         return RoomRecord(record.key, record.code if keep_code else None, version, state)
 
-    def due(self, at: float, limit: int) -> list[str]:
+    def due(self, at: float, limit: int) -> list[Due]:
         """Tables whose next deadline has come, earliest first."""
         rows = self._rows(
-            "SELECT id FROM online_tables WHERE due_at <= ? ORDER BY due_at LIMIT ?",
+            "SELECT id, version FROM online_tables WHERE due_at <= ? ORDER BY due_at LIMIT ?",
             (at, limit),
         )
-        return [r[0] for r in rows]
+        return [Due(r[0], int(r[1])) for r in rows]
+
+    def back_off(
+        self, due: Due, at: float, *, first: float, most: float
+    ) -> tuple[float, int] | None:
+        """Advancing ``due`` failed at ``at``: count the failure on the row and move its
+        deadline to ``at`` plus ``first`` doubled per earlier consecutive failure, at most
+        ``most``. Only while the row is still at ``due.version`` (a table another process has
+        saved since is on its normal schedule). Returns the new deadline and the failure
+        count, or None when the row moved on (or another driver counted this failure)."""
+        with self.sql.transaction() as tx:
+            row = self._exec(
+                tx,
+                "SELECT failures FROM online_tables WHERE id = ? AND version = ?",
+                (due.key, due.version),
+            ).fetchone()
+            if row is None:
+                return None
+            failures = int(row[0])
+            due_at = at + min(most, first * 2 ** min(failures, 32))
+            changed = self._exec(
+                tx,
+                "UPDATE online_tables SET due_at = ?, failures = ? "
+                "WHERE id = ? AND version = ? AND failures = ?",
+                (due_at, failures + 1, due.key, due.version, failures),
+            ).rowcount
+        return (due_at, failures + 1) if changed == 1 else None
 
     def next_due(self) -> float | None:
         rows = self._rows("SELECT MIN(due_at) FROM online_tables WHERE due_at IS NOT NULL")

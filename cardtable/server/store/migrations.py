@@ -304,6 +304,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             lambda tx: _backfill_credentials(tx),
         ),
     ),
+    # An online table whose advance keeps failing backs off (docs/online.md, "Timers"): the
+    # drivers count its consecutive failures on the row (any process may serve it) and push
+    # its `due_at` further each time; a successful save sets the count back to 0.
+    Migration(
+        9,
+        "online tables count failed advances",
+        steps=("ALTER TABLE online_tables ADD COLUMN failures INTEGER NOT NULL DEFAULT 0",),
+    ),
 )
 
 

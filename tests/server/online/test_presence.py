@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from cardtable.server.online.codes import table_key
 from cardtable.server.online.service import Online
+from cardtable.server.online.store import Due
 
 from .helpers import Device, Recorder
 
@@ -87,7 +88,8 @@ def test_the_driver_logs_and_goes_on(
         raise RuntimeError("boom")
 
     monkeypatch.setattr(online, "advance", broken)
-    monkeypatch.setattr(online.store, "due", lambda at, limit: [table_key(created["token"])])
+    due = [Due(table_key(created["token"]), created["table"]["version"])]
+    monkeypatch.setattr(online.store, "due", lambda at, limit: due)
     with caplog.at_level(logging.ERROR, logger="cardtable.server.online"):
         online.driver.once()  # raises nothing
     assert any("boom" in (r.exc_text or "") for r in caplog.records)
@@ -105,4 +107,4 @@ def test_a_damaged_table_is_refused_and_its_deadline_dropped(
     store.save(record, {"format": "nonsense"}, due_at=time.time() - 1, keep_code=True)
     assert ann.get(created["token"], status=409)["code"] == "damaged_game"
     assert online.advance(key, time.time()) is False
-    assert key not in online.store.due(time.time(), 10)
+    assert key not in [d.key for d in online.store.due(time.time(), 10)]
