@@ -9,7 +9,10 @@ its own browser context on the shared test server.
   code form, then "Start fresh", which gives it a new, empty record); "sign out everywhere
   else" refuses the rest;
 - a recovery file downloaded on one device (after its warning) restores the record in a
-  fresh context through the file input.
+  fresh context through the file input;
+- behind the signed-out dialog, no page (Poker Squares, Kings Corner, daily, review,
+  statistics, an online table, the room-code form) says "something went wrong", "could not
+  reach the server" or "reconnecting", in English and Japanese.
 
 axe-core and phone tap targets on the dialog states, screenshots of each in both languages;
 no console error beyond the refusals the tests provoke (Chromium logs every 4xx answer).
@@ -17,10 +20,12 @@ no console error beyond the refusals the tests provoke (Chromium logs every 4xx 
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from .a11y import assert_no_axe_violations, assert_tap_targets, check_screen
@@ -30,6 +35,7 @@ from .online_helpers import create_table_api
 from .online_helpers import player_id as online_player
 
 PS = "/poker-squares.html"
+I18N = Path(__file__).resolve().parents[2] / "cardtable" / "web" / "assets" / "i18n"
 
 
 def place(page: Page, row: int, col: int, placed_after: int) -> None:
@@ -386,3 +392,60 @@ def test_live_channel_of_a_signed_out_device_opens_the_dialog(
     opened = len(sockets)
     a.wait_for_timeout(2500)
     assert len(sockets) == opened
+
+
+GENERIC = ("error.unknown", "error.network", "error.rate_limited", "kco.live_lost")
+"""The messages of an error the page cannot name (and the online page's "reconnecting")."""
+
+
+def generic_messages(lang: str) -> list[str]:
+    words = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    devices = json.loads((I18N / f"devices.{lang}.json").read_text(encoding="utf-8"))
+    return [words[key] for key in GENERIC] + [devices["devices.failed"]]
+
+
+def quiet_behind_the_dialog(page: Page, messages: list[str], where: str) -> None:
+    """The signed-out dialog is open and nothing on the page reports a generic error. The
+    page's own error handling runs before the dialog opens (api.js loads the dialog's module
+    and strings first), so by now it has had its say."""
+    expect(page.locator("#revoked-dialog")).to_be_visible()
+    text = page.locator("body").inner_text()
+    shown = [m for m in messages if m in text]
+    assert not shown, f"{where}: a generic error behind the signed-out dialog: {shown}"
+    if page.locator("#error").count():
+        expect(page.locator("#error")).to_have_text("")
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("ja-JP", "ja")])
+def test_pages_behind_the_signed_out_dialog_say_nothing_went_wrong(
+    new_page: NewPage, console_guard: ConsoleGuard, locale: str, lang: str
+) -> None:
+    console_guard.allow("401")  # every request of the signed-out device
+    page = new_page(locale=locale, phone=lang == "ja")
+    made = create_table_api(page, {"name": "Host", "seats": [{"kind": "me"}, {"kind": "invite"}]})
+    start_deal(page)
+    place(page, 0, 0, 1)
+    me = {"X-Player-Id": online_player(page)}
+    deal = page.request.get("/api/continue", headers=me).json()["poker_squares"]["id"]
+    devices = page.request.get("/api/devices", headers=me).json()["devices"]
+    (mine,) = [d["device"] for d in devices if d["current"]]
+    assert page.request.delete(f"/api/devices/{mine}", headers=me).status == 204
+    messages = generic_messages(lang)
+
+    for path in (
+        PS,
+        "/kings-corner.html",
+        "/daily.html",
+        f"/ps-review.html?game={deal}",
+        "/stats.html",
+        f"/kings-corner-online.html#{made['token']}",  # refused on the live channel
+    ):
+        page.goto(path)
+        quiet_behind_the_dialog(page, messages, path)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+
+    # The room-code form: its lookup is the first request the page makes.
+    page.goto("/kings-corner-online.html")
+    page.locator("#room-code").fill("ABCDEF")
+    page.locator("#code-form button[type=submit]").click()
+    quiet_behind_the_dialog(page, messages, "the room-code form")

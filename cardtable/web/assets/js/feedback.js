@@ -31,11 +31,17 @@ export function showError(key) {
  * An error handler for a screen. `handlers` maps the codes the screen treats itself
  * (`stale_version`, `illegal_move`, `not_found`, ...) to a function of the error; a handler
  * that returns `false` declines, and the error gets the shared message. Every other code gets
- * the shared message: `error.network`, `error.rate_limited`, else `error.unknown`.
+ * the shared message: `error.network`, `error.rate_limited`, else `error.unknown`. A signed-out
+ * device (`revoked`) gets none: api.js has opened the signed-out dialog, which says what
+ * happened, so the error line is cleared rather than saying "something went wrong" behind it.
  */
 export function errorRouter(handlers) {
   return function handleError(err) {
     const code = err?.code;
+    if (code === "revoked") {
+      showError(null);
+      return;
+    }
     const own = code && Object.hasOwn(handlers, code) ? handlers[code] : null;
     if (own && own(err) !== false) return;
     showError(code === "network" || code === "rate_limited" ? `error.${code}` : "error.unknown");

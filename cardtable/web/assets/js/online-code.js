@@ -31,6 +31,10 @@ export function wireCodeForm(form, input) {
       // On the online page itself the fragment's change reloads it (online.js).
       location.assign(`${ONLINE_PAGE}#${found.token}`);
     } catch (err) {
+      if (err.code === "revoked") {
+        showError(null); // the signed-out dialog (api.js) says it
+        return;
+      }
       showError(
         err.code === "not_found"
           ? "kco.error.code_unknown"

@@ -17,7 +17,7 @@ const PING_EVERY = 20000;
 
 /**
  * `onTable(table, events)` for every table pushed; `onState(state)` with "open", "lost"
- * (reconnecting), "gone" (4404) or "crowded" (4409). `version()` is the last version the page
+ * (reconnecting), "gone" (4404), "crowded" (4409) or "revoked" (signed out: no reconnecting). `version()` is the last version the page
  * holds, sent in each hello.
  */
 export function openLive(token, { onTable, onState, version }) {
@@ -80,7 +80,7 @@ export function openLive(token, { onTable, onState, version }) {
       }
       if (ev.code === 4401 && ev.reason === "revoked") {
         // This device was signed out of its record (docs/devices.md): the dialog, no retry.
-        onState("lost");
+        onState("revoked");
         noteRevoked();
         return;
       }

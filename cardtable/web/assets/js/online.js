@@ -523,6 +523,8 @@ function connState(s) {
   const line = $("conn-line");
   if (s === "lost") line.textContent = t("kco.live_lost");
   else if (s === "crowded") line.textContent = t("kco.crowded");
+  // Signed out: not reconnecting, and the signed-out dialog says why.
+  else if (s === "revoked") line.textContent = "";
   else if (s === "open") {
     line.textContent = t("kco.live_back");
     setTimeout(() => {
