@@ -12,7 +12,9 @@ its own browser context on the shared test server.
   fresh context through the file input;
 - behind the signed-out dialog, no page (Poker Squares, Kings Corner, daily, review,
   statistics, an online table, the room-code form) says "something went wrong", "could not
-  reach the server" or "reconnecting", in English and Japanese.
+  reach the server" or "reconnecting", in English and Japanese;
+- the transfer code's copy button puts `<origin>/link.html#CODE` on the clipboard and says
+  so in its status line (or, without clipboard access, selects the link and says that).
 
 axe-core and phone tap targets on the dialog states, screenshots of each in both languages;
 no console error beyond the refusals the tests provoke (Chromium logs every 4xx answer).
@@ -31,7 +33,7 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 from .a11y import assert_no_axe_violations, assert_tap_targets, check_screen
 from .conftest import ConsoleGuard, NewPage
 from .helpers import cell, grid_cards, start_deal, wait_placed
-from .online_helpers import create_table_api
+from .online_helpers import create_table_api, ensure_player
 from .online_helpers import player_id as online_player
 
 PS = "/poker-squares.html"
@@ -449,3 +451,51 @@ def test_pages_behind_the_signed_out_dialog_say_nothing_went_wrong(
     page.locator("#room-code").fill("ABCDEF")
     page.locator("#code-form button[type=submit]").click()
     quiet_behind_the_dialog(page, messages, "the room-code form")
+
+
+COPIED = {
+    "en": ("Copy link", "Link copied.", "Could not copy: the link is selected, copy it yourself."),
+    "ja": (
+        "リンクをコピー",
+        "リンクをコピーしました。",
+        "コピーできませんでした。リンクを選択したので、手動でコピーしてください。",
+    ),
+}
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("ja-JP", "ja")])
+def test_the_copy_button_puts_the_code_link_on_the_clipboard(
+    new_page: NewPage, locale: str, lang: str
+) -> None:
+    label, copied, failed = COPIED[lang]
+    page = new_page(
+        locale=locale, phone=lang == "ja", permissions=["clipboard-read", "clipboard-write"]
+    )
+    page.goto("/")
+    ensure_player(page)  # a record to share
+    page.reload()
+    open_devices(page)
+    expect(page.locator("#dv-share-btn")).to_be_visible()
+    code = show_code(page)
+    button = page.locator("#dv-share-copy")
+    expect(button).to_have_text(label)
+    status = page.locator("#dv-share-status")
+    expect(status).to_have_attribute("role", "status")  # read out when it changes
+    expect(status).not_to_have_text(copied)
+    button.click()
+    expect(status).to_have_text(copied)
+    link = page.evaluate("() => location.origin") + f"/link.html#{code}"
+    assert page.evaluate("() => navigator.clipboard.readText()") == link
+    assert page.locator("#dv-share-link").input_value() == link
+
+    # Without clipboard access the link is selected for copying by hand, and it says so.
+    page.evaluate(
+        "() => { navigator.clipboard.writeText = () => Promise.reject(new Error('denied')); }"
+    )
+    button.click()
+    expect(status).to_have_text(failed)
+    selected = page.evaluate(
+        "() => { const i = document.getElementById('dv-share-link'); return"
+        " [document.activeElement === i, i.selectionStart, i.selectionEnd, i.value.length]; }"
+    )
+    assert selected == [True, 0, len(link), len(link)]

@@ -119,6 +119,7 @@ async function newCode() {
 
 async function copyLink() {
   const input = $("dv-share-link");
+  say("dv-share-status", ""); // emptied first, so a second copy is read out again
   try {
     await navigator.clipboard.writeText(input.value);
     say("dv-share-status", t("devices.copied"));
