@@ -16,6 +16,7 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from cardtable.poker_squares.abstract import (
@@ -32,6 +33,8 @@ from cardtable.poker_squares.hands import TABLES
 from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
 
 DATA_DIR = Path(__file__).with_name("data")
+Chooser = Callable[[Position, int, list[int]], int]
+"""A policy for `Trainer.play`: (position with the card seen, card, empty cells) -> cell."""
 
 
 class Trainer:
@@ -52,8 +55,12 @@ class Trainer:
         snap = ValueTable.from_counts(self.table, self.values, self.counts)
         self.snapshot = ValueTable(self.table, self.values, snap.coarse)
 
-    def play(self, rng: random.Random, epsilon: float) -> int:
-        """One self-play game; updates the values. Returns the final total."""
+    def play(self, rng: random.Random, epsilon: float, choose: Chooser | None = None) -> int:
+        """One self-play game; updates the values. Returns the final total.
+
+        `choose(pos, card, empties)`, if given, picks the cell instead of the greedy rule
+        (when not exploring): training on the values of the policy that is actually played.
+        """
         deck = list(range(52))
         rng.shuffle(deck)
         pos = Position()
@@ -102,6 +109,8 @@ class Trainer:
             empties = [c for c in range(25) if cells[c] < 0]
             if p < 24 and rng.random() < epsilon:
                 cell = empties[rng.randrange(len(empties))]
+            elif choose is not None:
+                cell = choose(pos, card, empties)
             else:
                 cell = empties[0]
                 bv = -1e18

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
-from cardtable.poker_squares.abstract import ValueTable
-from cardtable.poker_squares.train import main, train
+from bench import ps_policy_train
+from cardtable.poker_squares.abstract import ValueTable, line_points, load_values
+from cardtable.poker_squares.position import Position
+from cardtable.poker_squares.train import Trainer, main, train
 
 
 def test_the_same_seed_and_games_give_the_same_file(tmp_path: Path) -> None:
@@ -38,3 +41,39 @@ def test_td_lambda_training_is_reproducible_and_differs_from_monte_carlo(tmp_pat
     td = ValueTable.from_bytes("american", a.read_bytes())
     # Different targets, hence different values (and play): not the Monte Carlo table.
     assert td.to_bytes() != mc.to_bytes() and td.games == 100
+
+
+def test_a_chooser_places_the_cards_and_the_values_follow_its_games() -> None:
+    """`Trainer.play(choose=...)`: the chooser decides every cell (epsilon 0), and each line's
+    after-state keys move towards the points that line ends with under that policy."""
+    trainer = Trainer("american")
+    asked: list[tuple[int, list[int]]] = []
+
+    def last_empty(pos: Position, card: int, empties: list[int]) -> int:
+        assert pos.mask >> card & 1 == 0  # the card has been seen before the choice
+        asked.append((card, empties))
+        return empties[-1]
+
+    total = trainer.play(random.Random(4), 0.0, last_empty)
+    assert [len(e) for _, e in asked] == list(range(25, 0, -1))
+    assert [e[-1] for _, e in asked] == list(range(24, -1, -1))  # filled from the last cell
+    # One game from nothing: every value is a mean of this game's final line points (a key met
+    # by several lines averages them), so none is above the best line or the game's total.
+    assert trainer.games == 1 and trainer.values
+    assert all(
+        0.0 <= v <= min(total, max(line_points("american"))) for v in trainer.values.values()
+    )
+    assert max(trainer.values.values()) > 0 or total == 0
+
+
+def test_policy_training_starts_from_the_shipped_values_and_moves_them() -> None:
+    shipped = load_values("british")
+    trainer = ps_policy_train.from_table(shipped, horizon=50)
+    assert trainer.values == shipped.fine and set(trainer.counts.values()) == {50}
+    choose = ps_policy_train.lookahead(trainer)
+    rng = random.Random(2)
+    for _ in range(3):
+        trainer.play(rng, 0.0, choose)
+    moved = [k for k, v in trainer.values.items() if k in shipped.fine and v != shipped.fine[k]]
+    assert moved  # the keys the lookahead's games met moved towards their lines' points
+    assert all(trainer.counts[k] > 50 for k in moved)
