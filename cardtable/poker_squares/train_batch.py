@@ -7,7 +7,8 @@ The same learning as `train.py` (Monte Carlo self-play, epsilon-greedy over the 
 keys of `abstract`, running-mean values with a step floor of 1/`--horizon`), vectorised: a
 batch of `--batch` games is played in lock-step, placement by placement, with the keys of
 every line of every game computed by array arithmetic (`line_keys`, the twin of
-`abstract.line_key`, bit for bit) and their values gathered from a sorted key array. Within
+`abstract.line_key`, bit for bit) and their values gathered from a hash table (`Store`,
+numpy arrays with linear probing). Within
 a batch the policy reads the table as it stood when the batch began (`train.py` updates
 after every game); after the batch, every after-state key that occurred moves towards its
 line's final points (`Store.merge`). The coarse fallback values are refreshed every 2,000
