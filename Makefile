@@ -44,8 +44,13 @@ COVERAGE_FLOOR := 96
 # pytest exits 5 when it collected no test: say so plainly instead of failing silently.
 # The coverage floor is checked after a green run (pytest-cov's --cov-fail-under would turn
 # "no tests" into a plain failure).
+# -n 2, one worker per core: -n 4 was not faster on a loaded 2-core machine and timed out a
+# review (docs/checks.md, "The suite's shape and time"). Bytecode is cached under
+# .venv/pycache even where PYTHONDONTWRITEBYTECODE is set (the source tree stays clean):
+# otherwise each worker and each `cardtable serve` it starts compiles every module again.
 pytest: $(STAMP) system-packages
-	@$(BIN)/pytest -n 2 --cov=cardtable --cov-report=term-missing:skip-covered; rc=$$?; \
+	@env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
+		$(BIN)/pytest -n 2 --cov=cardtable --cov-report=term-missing:skip-covered; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	if [ $$rc -eq 0 ] && ! $(BIN)/coverage report --fail-under=$(COVERAGE_FLOOR) >/dev/null; then \
 		echo "make test: coverage of cardtable/ is $$($(BIN)/coverage report --format=total)%," \

@@ -1,39 +1,83 @@
 """Suite-wide fixtures and scheduling: the API fixtures used by tests/server and
-tests/reliability, and the order the two xdist workers receive the tests in (docs/checks.md).
+tests/reliability, and the order the xdist workers receive the tests in (docs/checks.md).
 
-`--dist loadgroup` (pyproject addopts) hands out one test at a time to whichever worker is
-free, in collection order; the longest tests (`FIRST`, measured with `--durations`) are
-collected first, so neither worker is left running a long test alone at the end of the run.
-(xdist 3.8's `xdist_group` marks do nothing under pytest 9, which keeps node ids in `_id`:
-no test here uses them.)
+`--dist loadgroup` (pyproject addopts) hands out the tests to whichever worker is free, in
+collection order, one test at a time (a few queued per worker), except `GROUPS`: the tests of a
+group go to one worker together, so their shared fixture starts once. The longest tests
+(`FIRST`, measured with `--durations`) are collected first, so no worker is left running a long
+test alone at the end of the run. (xdist 3.8's own `xdist_group` marks do nothing under
+pytest 9, which keeps node ids in `_id`: the scheduler below groups by node id instead.)
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 pytest_plugins = ["tests.support.api_fixtures"]
 
 FIRST = (
-    # Prefixes of node ids, longest first (`--durations` of 2026-11-30, docs/checks.md).
-    "tests/web/test_web_kings_corner_screens.py",
-    "tests/reliability/test_crash.py",
+    # Prefixes of node ids, by their longest test, longest first (`--durations` of
+    # 2026-12-01, docs/checks.md). The cluster's group comes first anyway (xdist hands out
+    # the units with the most tests first).
     "tests/online_multi/",
-    "tests/web/test_web_screens.py",
     "tests/kings_corner/test_properties.py",
-    "tests/reliability/test_fuzz_stateful.py",
-    "tests/web/test_web_review.py",
-    "tests/web/test_web_kc_online.py",
-    "tests/reliability/test_hidden_scan.py",
-    "tests/server/test_api_review.py",
-    "tests/web/test_web_kings_corner.py",
-    "tests/kings_corner/test_cpu_stateless.py",
-    "tests/server/test_limits_admission.py",
-    "tests/server/test_limits_connections.py",
     "tests/poker_squares/test_hands.py",
+    "tests/reliability/test_hidden_scan.py",
+    "tests/reliability/test_fuzz_stateful.py",
+    "tests/reliability/test_crash.py",
+    "tests/web/test_web_review.py",
+    "tests/web/test_web_kings_corner_screens.py",
+    "tests/server/test_limits_admission.py",
+    "tests/web/test_web_screens.py",
+    "tests/web/test_web_kc_online.py",
+    "tests/web/test_web_devices.py",
+    "tests/kings_corner/test_cpu_behaviour.py",
+    "tests/poker_squares/test_bench_cmd.py",
+    "tests/web/test_web_kings_corner.py",
+    "tests/poker_squares/test_hint.py",
+    "tests/server/test_api_review.py",
     "tests/poker_squares/test_review.py",
+    "tests/web/test_web_poker_squares.py",
+    "tests/server/test_limits_connections.py",
+    "tests/server/test_limits_retention.py",
 )
 """Tests run first, in this order; the others keep their collection order."""
+
+
+GROUPS = (
+    # Test files that share one costly fixture: each group runs on a single xdist worker, so
+    # the fixture starts once per run instead of once on every worker that takes one of them.
+    # The `cluster` of tests/online_multi: two `cardtable serve` processes (each with its
+    # search pool), 25-30 s to start under load.
+    ("online-cluster", (
+        "tests/online_multi/test_two_processes.py",
+        "tests/online_multi/test_browser_two_processes.py",
+    )),
+)  # fmt: skip
+"""(group name, node id prefixes) for the scheduler below."""
+
+
+def _group(nodeid: str) -> str:
+    """A test's unit of scheduling: its group's name, else its own node id."""
+    return next((name for name, prefixes in GROUPS if nodeid.startswith(prefixes)), nodeid)
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # before xdist's own; absent without xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadgroup` with this file's GROUPS (xdist's `xdist_group` marks do nothing under
+    pytest 9): a group goes to one worker as one unit; every other test is its own unit,
+    handed out in collection order."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class GroupScheduling(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _group(nodeid)
+
+    return GroupScheduling(config, log)
 
 
 def _rank(nodeid: str) -> int:

@@ -54,12 +54,24 @@ _TARGETS_JS = """
 """
 
 
+# axe-core is injected once per document (not before every run, as `Axe.run` does: half a
+# megabyte of script each time), and only the violations come back over the wire (the passes
+# and inapplicable rules are most of a full result and nothing here reads them).
+_HAS_AXE_JS = "() => typeof window.axe === 'object' && typeof window.axe.run === 'function'"
+_RUN_AXE_JS = """
+([within, options]) => axe.run(within === null ? document : within, options)
+  .then(results => results.violations)
+"""
+
+
 def axe_violations(page: Page, within: str | None = None, **options: Any) -> list[str]:
     """One line per axe-core violation on the page as it is now (or in the element `within`
     selects): rule, impact, where."""
-    results = AXE.run(page, context=within, options={"resultTypes": ["violations"], **options})
+    if not page.evaluate(_HAS_AXE_JS):
+        page.evaluate(AXE.axe_script)
+    violations = page.evaluate(_RUN_AXE_JS, [within, {"resultTypes": ["violations"], **options}])
     lines = []
-    for v in results.response["violations"]:
+    for v in violations:
         targets = [", ".join(node["target"]) for node in v["nodes"][:5]]
         lines.append(f"{v['id']} ({v['impact']}, {len(v['nodes'])}x): {'; '.join(targets)}")
     return lines
