@@ -118,7 +118,10 @@ def test_the_global_cap_answers_503_with_retry_after(tmp_path: Path) -> None:
         # With one request already waiting the queue is full: refused without waiting.
         waiter = threading.Thread(target=_wait_in_queue, args=(admission,))
         waiter.start()
-        time.sleep(0.05)
+        deadline = time.monotonic() + 10
+        while admission._waiting < 1:  # until the waiter is in the queue (not a fixed sleep)
+            assert time.monotonic() < deadline, "the waiter never joined the queue"
+            time.sleep(0.002)
         started = time.monotonic()
         with pytest.raises(ApiError) as full, admission.reserve("game-c", "p3"):
             pass
