@@ -49,17 +49,17 @@ _PATTERNS: dict[tuple[int, ...], int] = {
     (1, 1, 1, 1): 11,
 }
 N_PATTERNS = 12
-_RC = 13  # radix of one group's unseen count (0-12)
-_RCODES = _RC**4
-_FC = 12  # flush code: 0 mixed, 1 + min(unseen of the suit, 10)
-_SC = 6  # live straight windows 0-5
-_SF = 3  # 0 none, 1 straight flush live, 2 royal live
+RC = 13  # radix of one group's unseen count (0-12)
+RCODES = RC**4
+FC = 12  # flush code: 0 mixed, 1 + min(unseen of the suit, 10)
+SC = 6  # live straight windows 0-5
+SF = 3  # 0 none, 1 straight flush live, 2 royal live
 
-_WINDOWS: tuple[tuple[int, ...], ...] = (
+WINDOWS: tuple[tuple[int, ...], ...] = (
     *(tuple(range(lo, lo + 5)) for lo in range(1, 10)),
     (10, 11, 12, 13, 1),
 )
-_ROYAL = _WINDOWS[-1]
+_ROYAL = WINDOWS[-1]
 
 
 def _rank_mask(ranks: tuple[int, ...] | set[int]) -> int:
@@ -97,7 +97,7 @@ for _ms in _MS_LIST:
     _wm: list[int] = []
     _royal = -1
     if _ms and len(_cnt) == len(_ms):
-        for _w in _WINDOWS:
+        for _w in WINDOWS:
             if set(_ms) <= set(_w):
                 _miss = _rank_mask(set(_w) - set(_ms))
                 _wm.append(_miss)
@@ -135,13 +135,13 @@ def line_key(
     """
     head = (is_col * TIME_BUCKETS + tb) * N_PATTERNS + MS_PAT[ms]
     if ms == MS_EMPTY:
-        return head * _RCODES * _FC * _SC * _SF
+        return head * RCODES * FC * SC * SF
     rcode = 0
     for g in MS_GROUPS[ms]:
         t = 0
         for r in g:
             t += ru[r]
-        rcode = rcode * _RC + t
+        rcode = rcode * RC + t
     sc = 0
     sf = 0
     wms = MS_WMASKS[ms]
@@ -162,16 +162,16 @@ def line_key(
                 sf = 2
     else:
         fc = 0
-    return (((head * _RCODES + rcode) * _FC + fc) * _SC + sc) * _SF + sf
+    return (((head * RCODES + rcode) * FC + fc) * SC + sc) * SF + sf
 
 
 def coarse_key(key: int) -> int:
     """The fallback key: pattern, row/column, time, and only whether flush/straight are open."""
-    key //= _SF
-    sc = key % _SC
-    key //= _SC
-    fc = key % _FC
-    key //= _FC * _RCODES
+    key //= SF
+    sc = key % SC
+    key //= SC
+    fc = key % FC
+    key //= FC * RCODES
     return (key * 2 + (fc > 0)) * 2 + (sc > 0)
 
 

@@ -33,12 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable.poker_squares.abstract import (
-    _FC,
-    _RC,
-    _RCODES,
-    _SC,
-    _SF,
-    _WINDOWS,
+    FC,
     MIXED,
     MS_ADD,
     MS_EMPTY,
@@ -48,7 +43,12 @@ from cardtable.poker_squares.abstract import (
     MS_ROYAL,
     MS_WMASKS,
     N_PATTERNS,
+    RC,
+    RCODES,
+    SC,
+    SF,
     TIME_BUCKETS,
+    WINDOWS,
     ValueTable,
     line_points,
 )
@@ -71,33 +71,33 @@ _ADD = np.array(MS_ADD, dtype=np.int64).reshape(_NMS, 14)
 _GRANK = np.zeros((_SLOTS, _NMS), dtype=np.int64)
 """Ranks of the multiset's groups, slot by slot (padding: rank 0 with weight 0)."""
 _GWEIGHT = np.zeros((_SLOTS, _NMS), dtype=np.int64)
-"""Weight of each rank's unseen count in the group code: _RC ** (groups after its group)."""
+"""Weight of each rank's unseen count in the group code: RC ** (groups after its group)."""
 _RANKS = np.zeros(_NMS, dtype=np.int64)
 """Rank mask (bit rank - 1) of the multiset's ranks."""
 _WINS = np.zeros(_NMS, dtype=np.int64)
-"""Straight windows (bit i: abstract._WINDOWS[i]; bit 9 the royal one) that hold the
+"""Straight windows (bit i: abstract.WINDOWS[i]; bit 9 the royal one) that hold the
 multiset and can be completed: the windows whose missing ranks are in MS_WMASKS[ms]."""
-_WIN_MASKS = [sum(1 << (r - 1) for r in w) for w in _WINDOWS]
+_WIN_MASKS = [sum(1 << (r - 1) for r in w) for w in WINDOWS]
 for _ms, _groups in enumerate(MS_GROUPS):
     _j = 0
     for _gi, _g in enumerate(_groups):
         for _r in _g:
             if MS_N[_ms] < 5:
                 _GRANK[_j, _ms] = _r
-                _GWEIGHT[_j, _ms] = _RC ** (len(_groups) - 1 - _gi)
+                _GWEIGHT[_j, _ms] = RC ** (len(_groups) - 1 - _gi)
                 _j += 1
             _RANKS[_ms] |= 1 << (_r - 1)
     for _wi, _wm in enumerate(_WIN_MASKS):
         if _RANKS[_ms] & _wm == _RANKS[_ms] and _wm & ~_RANKS[_ms] in MS_WMASKS[_ms]:
             _WINS[_ms] |= 1 << _wi
     assert int(_WINS[_ms]).bit_count() == len(MS_WMASKS[_ms])
-    assert (MS_ROYAL[_ms] >= 0) == bool(_WINS[_ms] >> (len(_WINDOWS) - 1))
+    assert (MS_ROYAL[_ms] >= 0) == bool(_WINS[_ms] >> (len(WINDOWS) - 1))
 _FIT = np.zeros(1 << 13, dtype=np.int64)
 """_FIT[ranks]: the straight windows whose ranks all lie in the rank mask `ranks`."""
 for _wi, _wm in enumerate(_WIN_MASKS):
     _FIT |= np.where(np.arange(1 << 13) & _wm == _wm, 1 << _wi, 0)
-_POP = np.array([i.bit_count() for i in range(1 << len(_WINDOWS))], dtype=np.int64)
-_ROYAL_BIT = 1 << (len(_WINDOWS) - 1)
+_POP = np.array([i.bit_count() for i in range(1 << len(WINDOWS))], dtype=np.int64)
+_ROYAL_BIT = 1 << (len(WINDOWS) - 1)
 N_COARSE = 2 * TIME_BUCKETS * N_PATTERNS * 4
 """Size of the coarse key space (`coarse_keys` < N_COARSE)."""
 
@@ -148,18 +148,18 @@ def line_keys(
     # 1 if a straight flush is live, 2 if the royal one is (it is one of the windows).
     sf = ((sfw != 0) * 1 + ((sfw & _ROYAL_BIT) != 0)) * (one_suit & (sc > 0))
     # An empty line has rcode, fc, sc and sf 0, so this is also its key (head * unit).
-    key = (((head * _RCODES + rcode) * _FC + fc) * _SC + sc) * _SF + sf
+    key = (((head * RCODES + rcode) * FC + fc) * SC + sc) * SF + sf
     coarse = (head * 2 + (fc > 0)) * 2 + (sc > 0)
     return key, coarse
 
 
 def coarse_keys(keys: I64) -> I64:
     """`abstract.coarse_key` of many keys at once."""
-    k = keys // _SF
-    sc = k % _SC
-    k = k // _SC
-    fc = k % _FC
-    k = k // (_FC * _RCODES)
+    k = keys // SF
+    sc = k % SC
+    k = k // SC
+    fc = k % FC
+    k = k // (FC * RCODES)
     return ((k * 2 + (fc > 0)) * 2 + (sc > 0)).astype(np.int64)
 
 
