@@ -34,10 +34,12 @@ _TARGETS_JS = """
     if (style.visibility === 'hidden' || style.display === 'none') continue;
     if (el.closest('[hidden], [inert], [aria-hidden=true]')) continue;
     if (el.matches('a') && el.closest('p, li p, td, figcaption')) continue;
-    if (el.matches('input[type=radio], input[type=checkbox]') && el.closest('label')) {
-      const box = el.closest('label').getBoundingClientRect();
-      if (box.width >= min && box.height >= min) continue;
-    }
+    // An input whose label is big enough is reached through it (a checkbox inside its label,
+    // a visually hidden file input behind a label drawn as a button).
+    if (el.matches('input') && [...(el.labels || [])].some((label) => {
+      const box = label.getBoundingClientRect();
+      return box.width >= min && box.height >= min;
+    })) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     // Off the page until focused (a skip link): not a target a finger can reach.

@@ -322,7 +322,13 @@ def test_recovery_file_restores_the_record_elsewhere(
     expect(d.locator("#dv-restore-status")).to_have_text(
         "cardtableの復元用ファイルではありません。"
     )
-    d.locator("#dv-restore-file").set_input_files(str(path))
+    # The file button speaks the page's language (not the browser's "Choose File") and opens
+    # the file chooser like the native one.
+    choose = d.get_by_label("ファイルを選ぶ…")
+    expect(choose).to_have_attribute("type", "file")
+    with d.expect_file_chooser() as chooser:
+        d.locator("label[for=dv-restore-file]").click()
+    chooser.value.set_files(str(path))
     d.wait_for_load_state("load")
     wait_placed(d, 2)
     assert grid_cards(d) == grid_cards(a)
