@@ -51,8 +51,11 @@ def lookahead(tr: Trainer) -> Chooser:
     return choose
 
 
-def run(table: str, games: int, seed: int, horizon: int, min_count: int) -> ValueTable:
-    tr = from_table(load_values(table), horizon)
+def run(
+    table: str, games: int, seed: int, horizon: int, min_count: int, start: Path | None = None
+) -> ValueTable:
+    vt = load_values(table) if start is None else ValueTable.from_bytes(table, start.read_bytes())
+    tr = from_table(vt, horizon)
     choose = lookahead(tr)
     rng = random.Random(seed)
     start = time.monotonic()
@@ -79,9 +82,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--horizon", type=int, default=1000)
     ap.add_argument("--min-count", type=int, default=3)
+    ap.add_argument("--start", type=Path, default=None, help="start from this table file")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
-    vt = run(args.table, args.games, args.seed, args.horizon, args.min_count)
+    vt = run(args.table, args.games, args.seed, args.horizon, args.min_count, args.start)
     args.out.write_bytes(vt.to_bytes())
     print(f"wrote {args.out} ({len(vt.fine)} keys)", file=sys.stderr)
     return 0
