@@ -11,8 +11,10 @@ pytest 9, which keeps node ids in `_id`: the scheduler below groups by node id i
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import coverage
 import pytest
 
 pytest_plugins = ["tests.support.api_fixtures"]
@@ -87,3 +89,19 @@ def _rank(nodeid: str) -> int:
 @pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture scope
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: _rank(item.nodeid))  # stable: the rest keep their order
+
+
+@pytest.fixture(autouse=True)
+def _untraced(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Pauses coverage's tracer during a test marked `untraced`: a CPU-bound check (millions of
+    hands, hundreds of random games) of code that other tests already cover runs three to four
+    times slower traced, and adds no line to the report (docs/checks.md)."""
+    cov = coverage.Coverage.current() if request.node.get_closest_marker("untraced") else None
+    if cov is None:
+        yield
+        return
+    cov.stop()
+    try:
+        yield
+    finally:
+        cov.start()

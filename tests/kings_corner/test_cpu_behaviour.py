@@ -31,6 +31,7 @@ def turn_line(s: State, strength: str, seed: int) -> list[str]:
     return out
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("strength", STRENGTHS)
 @pytest.mark.parametrize("preset", ["standard", "draw-last", "simple"])
 def test_choice_unchanged_when_hidden_cards_are_reshuffled(strength: str, preset: str) -> None:

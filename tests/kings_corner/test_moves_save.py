@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 
@@ -15,6 +16,8 @@ from cardtable.kings_corner import (
     State,
     StateError,
     deal,
+    from_view,
+    legal_moves,
     play,
     undo,
     view,
@@ -127,3 +130,71 @@ def test_module_docstring_example_runs() -> None:
 
     result = doctest.testmod(kc)
     assert result.attempted and not result.failed
+
+
+def _mid_round() -> State:
+    """A 3-player round a few moves in: the second seat has drawn and played."""
+    s = deal(3, STANDARD, 11)
+    for _ in range(6):
+        moves = legal_moves(s)
+        s = play(s, next((m for m in moves if not m.is_end), END))
+    return s
+
+
+def _finished_round() -> State:
+    s = deal(2, STANDARD, 5)
+    for _ in range(5000):
+        if s.is_over:
+            return s
+        s = play(s, next((m for m in legal_moves(s) if not m.is_end), END))
+    raise AssertionError("the round did not end")
+
+
+@pytest.mark.parametrize(
+    ("state", "who"),
+    [
+        (_mid_round, "to play, with the card it drew"),
+        (_mid_round, "waiting"),
+        (_finished_round, "at the end"),
+    ],
+)
+def test_from_view_rebuilds_the_state_the_view_shows(state: Callable[[], State], who: str) -> None:
+    s = state()
+    seat = (s.to_play + 1) % s.players if who == "waiting" else s.to_play
+    v = view(s, seat)
+    # Other hands as Card values for one seat and as text for the other; the stock as text.
+    a, *b = (i for i in range(s.players) if i != seat)
+    others = {a: list(s.hands[a]), **{i: [str(c) for c in s.hands[i]] for i in b}}
+    rebuilt = from_view(v, others, [str(c) for c in s.stock])
+    start = {"piles": v["piles"], **({"hand": v["hand"]} if "hand" in v["turn_start"] else {})}
+    assert view(rebuilt, seat) == dict(v, can_undo=False, turn_start=start)
+    assert rebuilt.hands == s.hands and rebuilt.stock == s.stock
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("short-hand", "cards, the view says"),
+        ("short-stock", "stock has"),
+        ("not-a-view", "not a Kings Corner view"),
+        ("not-cards", "must be a list of cards"),
+    ],
+)
+def test_from_view_refuses_what_does_not_match_the_view(change: str, message: str) -> None:
+    s = _mid_round()
+    seat = s.to_play
+    v = view(s, seat)
+    others = {i: list(s.hands[i]) for i in range(3) if i != seat}
+    stock: list[object] = list(s.stock)
+    if change == "short-hand":
+        other = next(iter(others))
+        others[other] = others[other][1:]
+    elif change == "short-stock":
+        stock = stock[1:]
+    elif change == "not-a-view":
+        v = {k: x for k, x in v.items() if k != "hand_sizes"}
+    else:
+        other = next(iter(others))
+        others[other] = "not a list"  # type: ignore[assignment]
+    with pytest.raises(StateError, match=message):
+        from_view(v, others, stock)  # type: ignore[arg-type]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,6 +78,7 @@ def check_invariants(s: State, rng: random.Random) -> None:
     assert view(rebuilt, seat) == dict(v, can_undo=False, turn_start=start)
 
 
+@pytest.mark.untraced
 @settings(max_examples=120, deadline=None)
 @given(
     rules=rules_st,
@@ -112,6 +114,7 @@ def test_random_games(rules: Rules, players: int, seed: int, pseed: int, end_cha
     assert all(s.penalties[w] == min(s.penalties) for w in s.winners)
 
 
+@pytest.mark.untraced
 @settings(max_examples=30, deadline=None)
 @given(rules=rules_st, players=st.integers(2, 4), seed=st.integers(0, 2**32))
 def test_legal_moves_are_exactly_the_accepted_moves(rules: Rules, players: int, seed: int) -> None:

@@ -16,6 +16,7 @@ def cards(text: str) -> list[Card]:
 
 
 @pytest.mark.slow
+@pytest.mark.untraced
 def test_all_2598960_hands_give_the_textbook_counts() -> None:
     counts = Counter(classify(hand) for hand in combinations(DECK, 5))
     assert counts == {
