@@ -25,10 +25,11 @@ from cardtable.poker_squares.abstract import line_points, load_values
 from cardtable.poker_squares.hands import TABLES
 from cardtable.poker_squares.position import Position
 
-INTERACTIVE_BUDGET = 30
-"""In-game hint: the 10 best cells by the one-card lookahead are searched two cards deep, 3
-cells per next card (about 47 ms of CPU on average, 91 ms at most for hint + evaluate; see
-docs/hint-engine.md)."""
+INTERACTIVE_BUDGET = 9
+"""In-game hint: the 3 best cells by the one-card lookahead are searched two cards deep, 3
+cells per next card: 78 ms of CPU on average, 151 ms at most for hint + estimates on this
+machine (2026-12-01), as strong as the earlier budget 30 (10 cells, 132 ms, 258 ms at most)
+on the same deals; see docs/hint-engine.md, "Interactive budget"."""
 
 
 class CellEstimate(TypedDict):
