@@ -52,9 +52,14 @@ def lookahead(tr: Trainer) -> Chooser:
 
 
 def run(
-    table: str, games: int, seed: int, horizon: int, min_count: int, start: Path | None = None
+    table: str, games: int, seed: int, horizon: int, min_count: int, initial: Path | None = None
 ) -> ValueTable:
-    vt = load_values(table) if start is None else ValueTable.from_bytes(table, start.read_bytes())
+    """`games` games of lookahead play, training from `initial` (a table file; default the
+    shipped table)."""
+    if initial is None:
+        vt = load_values(table)
+    else:
+        vt = ValueTable.from_bytes(table, initial.read_bytes())
     tr = from_table(vt, horizon)
     choose = lookahead(tr)
     rng = random.Random(seed)
