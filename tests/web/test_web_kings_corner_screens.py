@@ -51,6 +51,9 @@ def test_kings_corner_screenshots(
 
     page.goto(KC)
     expect(page.locator("html")).to_have_attribute("lang", lang)
+    # The server writes `lang`; the setup shows once the page has its strings and knows there
+    # is no match to resume (axe once ran before that, on an untranslated page, under load).
+    expect(page.locator("#setup")).to_be_visible()
     check_screen(page, f"setup, defaults ({tag})", phone=phone)
     page.locator("input[name=players][value='3']").check()
     page.locator("input[name=preset][value=custom]").check()
