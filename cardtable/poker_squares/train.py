@@ -12,7 +12,6 @@ give the same file. Timing on the development machine is in docs/hint-engine.md.
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
@@ -29,8 +28,8 @@ from cardtable.poker_squares.abstract import (
     line_key,
     line_points,
 )
-from cardtable.poker_squares.hands import TABLES
 from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
+from cardtable.poker_squares.training_cli import training_args, write_table
 
 DATA_DIR = Path(__file__).with_name("data")
 Chooser = Callable[[Position, int, list[int]], int]
@@ -206,13 +205,7 @@ def train(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--table", choices=sorted(TABLES), required=True)
-    ap.add_argument("--games", type=int, default=200000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--epsilon", type=float, default=0.5)
-    ap.add_argument("--horizon", type=int, default=2000)
-    ap.add_argument("--min-count", type=int, default=3)
+    ap = training_args(__doc__ or "", 200000)
     ap.add_argument(
         "--lam", type=float, default=1.0, help="TD(lambda) targets; 1 (default): Monte Carlo"
     )
@@ -228,14 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         min_count=args.min_count,
         lam=args.lam,
     )
-    out = args.out or DATA_DIR / data_name(args.table)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(vt.to_bytes())
-    print(
-        f"wrote {out} ({len(vt.fine)} keys, {out.stat().st_size // 1024} KiB) "
-        f"in {time.monotonic() - start:.0f}s",
-        file=sys.stderr,
-    )
+    write_table(vt, args.out or DATA_DIR / data_name(args.table), start)
     return 0
 
 

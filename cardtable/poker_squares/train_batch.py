@@ -24,7 +24,6 @@ where: the shipped tables in `cardtable/poker_squares/data/` are never overwritt
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -52,7 +51,7 @@ from cardtable.poker_squares.abstract import (
     ValueTable,
     line_points,
 )
-from cardtable.poker_squares.hands import TABLES
+from cardtable.poker_squares.training_cli import training_args, write_table
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -420,14 +419,8 @@ def train(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--table", choices=sorted(TABLES), required=True)
-    ap.add_argument("--games", type=int, default=1_000_000)
-    ap.add_argument("--seed", type=int, default=1)
+    ap = training_args(__doc__ or "", 1_000_000)
     ap.add_argument("--batch", type=int, default=DEFAULT_BATCH)
-    ap.add_argument("--epsilon", type=float, default=0.5)
-    ap.add_argument("--horizon", type=int, default=2000)
-    ap.add_argument("--min-count", type=int, default=3)
     ap.add_argument("--log-every", type=int, default=100_000)
     ap.add_argument("--out", type=Path, required=True, help="the .npz file to write")
     args = ap.parse_args(argv)
@@ -442,13 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         min_count=args.min_count,
         log_every=args.log_every,
     )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_bytes(vt.to_bytes())
-    print(
-        f"wrote {args.out} ({len(vt.fine)} keys, {args.out.stat().st_size // 1024} KiB) "
-        f"in {time.monotonic() - start:.0f}s",
-        file=sys.stderr,
-    )
+    write_table(vt, args.out, start)
     return 0
 
 
