@@ -6,7 +6,8 @@ Codes and keys are kept only as their SHA-256. A code is claimed by a compare-an
 one transaction (`DeviceStore.claim_code`): two claims at once have exactly one winner. A
 wrong, used or expired code, and a malformed one, all answer the same 404 ``bad_code``.
 Guesses (claims and restores) are limited per client address; codes and recovery keys issued
-are limited per player.
+are limited per player; both limits are kept in the store, so they hold across server
+processes (limits_store.py).
 """
 
 from __future__ import annotations
@@ -139,8 +140,8 @@ def _rows(runtime: Runtime) -> DeviceStore:
 )
 def transfer(me: DeviceDep, runtime: RuntimeDep, request: Request) -> TransferCode:
     """A new transfer code for this record (the previous unused one stops working)."""
-    runtime.limit(runtime.transfer_limit, me.player)
     now = devices.now_of(request.app.state)
+    runtime.stored_limit("transfer", me.player, now)
     code = devices.new_code()
     expires = now + timedelta(seconds=devices.CODE_SECONDS)
     _rows(runtime).new_code(me.player, player_key(code), me.device, now, expires)
@@ -176,13 +177,13 @@ def transfer_qr(
 def claim(body: Claim, runtime: RuntimeDep, request: Request) -> NewDevice:
     """Make this browser a device of the code's record (the code is then used up).
     ``X-Player-Id`` is not needed and is ignored."""
-    runtime.limit(runtime.claim_limit, _address(request))
+    now = devices.now_of(request.app.state)
+    runtime.stored_limit("claim", _address(request), now)
     code = devices.normal_code(body.code)
     if code is None:
         raise bad_code()
     player_id = new_player_id()
     name = devices.device_name(body.name, request.headers.get("user-agent"))
-    now = devices.now_of(request.app.state)
     made = _rows(runtime).claim_code(player_key(code), player_key(player_id), name, now)
     if made is None:
         raise bad_code()
@@ -225,9 +226,9 @@ def sign_out_others(me: DeviceDep, runtime: RuntimeDep, request: Request) -> Sig
 )
 def recovery(me: DeviceDep, runtime: RuntimeDep, request: Request) -> RecoveryFile:
     """A new recovery key for this record (offered as the file cardtable-recovery.json)."""
-    runtime.limit(runtime.recovery_limit, me.player)
-    key = devices.new_recovery_key()
     now = devices.now_of(request.app.state)
+    runtime.stored_limit("recovery", me.player, now)
+    key = devices.new_recovery_key()
     made = _rows(runtime).add(me.player, player_key(key), "Recovery file", "recovery", now)
     return RecoveryFile(
         format="cardtable-recovery", version=1, recovery_key=key, device=made.device,
@@ -239,13 +240,13 @@ def recovery(me: DeviceDep, runtime: RuntimeDep, request: Request) -> RecoveryFi
 def restore(body: Restore, runtime: RuntimeDep, request: Request) -> NewDevice:
     """Make this browser a device of the recovery key's record. ``X-Player-Id`` is not
     needed and is ignored."""
-    runtime.limit(runtime.claim_limit, _address(request))
+    now = devices.now_of(request.app.state)
+    runtime.stored_limit("claim", _address(request), now)
     rows = _rows(runtime)
     key = body.recovery_key.strip()
     found = rows.resolve(player_key(key)) if key.isascii() else None
     if found is None or found.kind != "recovery" or found.revoked_at is not None:
         raise bad_code()
-    now = devices.now_of(request.app.state)
     rows.touch(found.cred, now, now - devices.TOUCH_AFTER)
     player_id = new_player_id()
     name = devices.device_name(body.name, request.headers.get("user-agent"))

@@ -6,6 +6,7 @@ deleted is refused at once in every process."""
 from __future__ import annotations
 
 import threading
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -13,6 +14,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from .admission import Admission
 from .errors import ApiError, rate_limited
+from .limits_store import StoredLimits
 from .ratelimit import TokenBuckets, retry_after
 from .settings import Settings
 from .store import Store, StoreError, open_store
@@ -26,16 +28,28 @@ class Runtime:
         self.player_limit = _buckets(settings.player_rate, settings.player_burst)
         self.signup_limit = _buckets(settings.signup_rate, settings.signup_burst)
         # docs/devices.md, "Limits": guesses of codes and recovery keys per address; codes
-        # and recovery keys issued per player.
-        self.claim_limit = _buckets(settings.claim_rate, settings.claim_burst)
-        self.transfer_limit = _buckets(settings.transfer_rate, settings.transfer_burst)
-        self.recovery_limit = _buckets(settings.recovery_rate, settings.recovery_burst)
+        # and recovery keys issued per player. Kept in the store (`stored_limit`), so they
+        # hold across server processes: name -> (rate, burst), None for no limit.
+        self.stored_limits: dict[str, tuple[float, int] | None] = {
+            "claim": _stored(settings.claim_rate, settings.claim_burst),
+            "transfer": _stored(settings.transfer_rate, settings.transfer_burst),
+            "recovery": _stored(settings.recovery_rate, settings.recovery_burst),
+        }
         self.admission = Admission(settings)
 
     def limit(self, buckets: TokenBuckets | None, key: str) -> None:
         """Take one token for ``key``, or answer 429 ``rate_limited`` with Retry-After."""
         if buckets is not None:
             wait = buckets.take(key)
+            if wait > 0:
+                raise rate_limited(retry_after(wait))
+
+    def stored_limit(self, name: str, key: str, now: datetime) -> None:
+        """Take one token of the stored limit ``name`` for ``key`` (limits_store.py), or
+        answer 429 ``rate_limited`` with Retry-After."""
+        limit = self.stored_limits[name]
+        if limit is not None:
+            wait = StoredLimits(self.store).take(name, key, *limit, now.timestamp())
             if wait > 0:
                 raise rate_limited(retry_after(wait))
 
@@ -66,6 +80,10 @@ class Runtime:
 
 def _buckets(rate: float | None, burst: int) -> TokenBuckets | None:
     return None if rate is None else TokenBuckets(rate, burst)
+
+
+def _stored(rate: float | None, burst: int) -> tuple[float, int] | None:
+    return None if rate is None else (rate, burst)
 
 
 # The dependencies are `async def` so that they run on the event loop instead of taking a

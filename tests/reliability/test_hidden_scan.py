@@ -263,7 +263,7 @@ def test_a_second_device_of_the_record_sees_only_what_its_player_may(client: Tes
     answer, and every answer of the device endpoints on both devices, is scanned."""
     rng = random.Random(13)
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
-    runtime.transfer_limit = runtime.recovery_limit = None  # more codes than a person makes
+    runtime.stored_limits["transfer"] = None  # more codes than a person makes
     owner = Scanner.new_player(client)
     assert isinstance(owner, Scanner)
     match = owner.kc_new(seats=[{"kind": "human"}, {"kind": "computer", "strength": "normal"}])

@@ -211,6 +211,43 @@ def test_codes_and_recovery_keys_are_limited_per_player(
     api.post("/api/devices/recovery", status=429)
 
 
+def test_the_limits_hold_across_server_processes(
+    settings: Settings, app: FastAPI, client: TestClient, api: Api, clock: Clock
+) -> None:
+    """The guessing and issuing limits are kept in the store: a second app on the same store
+    (another server process) shares each budget, and a token comes back after its time on
+    the shared clock."""
+    with TestClient(create_app(settings)) as second:
+        second.app.state.devices_clock = clock  # type: ignore[attr-defined]
+        far = Api(second, api.player_id)
+        for i in range(10):  # the burst of guesses, from one address through both processes
+            claim(client if i % 2 else second, "2345-6789", 404)
+        for server in (client, second):
+            r = server.post("/api/devices/claim", json={"code": "2345-6789"})
+            assert r.status_code == 429 and r.headers["Retry-After"] == "6", r.text
+        clock.at += timedelta(seconds=6)  # 10 a minute: one guess back after 6 s
+        claim(second, "2345-6789", 404)
+        assert second.post("/api/devices/claim", json={"code": "x"}).status_code == 429
+        # Codes issued per player: 6 an hour, across both processes.
+        for i in range(6):
+            (api if i % 2 else far).post("/api/devices/transfer", status=201)
+        assert far.post("/api/devices/transfer", status=429)["code"] == "rate_limited"
+        assert api.post("/api/devices/transfer", status=429)["code"] == "rate_limited"
+    # An hour later every bucket is full again: a take deletes the idle rows and starts a
+    # full bucket, so each limit holds one row with one token spent.
+    clock.at += timedelta(hours=1)
+    code_for(api)
+    claim(client, "2345-6789", 404)
+    store = store_of(app)
+    with store.reading() as tx:
+        tx.execute("SELECT name, key, tokens FROM rate_limits ORDER BY name")
+        rows = [tuple(r) for r in tx.fetchall()]
+    assert [(name, tokens) for name, _, tokens in rows] == [("claim", 9.0), ("transfer", 5.0)]
+    # No address or player id is kept in the clear.
+    keys = [key for _, key, _ in rows]
+    assert all(len(k) == 64 and api.player_id not in k and "testclient" not in k for k in keys)
+
+
 # -- signing out -----------------------------------------------------------------------------
 def test_a_signed_out_device_is_refused_at_once_by_another_process(
     settings: Settings, client: TestClient, api: Api

@@ -1,11 +1,13 @@
 """Devices at once, over real HTTP (uvicorn on loopback), on SQLite and PostgreSQL: several
 browsers claiming one transfer code at the same moment (exactly one wins, the others get
-404 ``bad_code``, one credential is added), and two devices of one record moving in the same
+404 ``bad_code``, one credential is added), two devices of one record moving in the same
 game on the same version (the version compare-and-set decides: one 200, one 409
-``stale_version`` carrying the current game)."""
+``stale_version`` carrying the current game), and guesses at once against the stored
+guessing limit (never more answered than its burst)."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -88,3 +90,17 @@ def test_racing_claims_and_moves(settings: Settings) -> None:
             game = win
         final = http.get(f"/api/poker-squares/games/{game['id']}", headers=second).json()
         assert final == game and final["version"] == 4
+
+
+def test_guesses_at_once_never_pass_the_stored_limit(settings: Settings) -> None:
+    """Twelve guesses at the same moment from one address, on two apps (two server
+    processes) over one store, against a burst of 5: exactly 5 are looked at (404), the
+    other 7 are refused (429); the buckets' compare-and-set never spends a token twice."""
+    limited = dataclasses.replace(settings, claim_rate=1 / 60, claim_burst=5)
+    with live_server(create_app(limited)) as one, live_server(create_app(limited)) as two:
+
+        def guess(base: str) -> Callable[[httpx.Client], httpx.Response]:
+            return lambda c: c.post(f"{base}/api/devices/claim", json={"code": "2345-6789"})
+
+        answers = at_once(one, [guess(one if i % 2 else two) for i in range(12)])
+    assert sorted(status for status, _ in answers) == [404] * 5 + [429] * 7, answers

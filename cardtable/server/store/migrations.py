@@ -312,6 +312,24 @@ MIGRATIONS: tuple[Migration, ...] = (
         "online tables count failed advances",
         steps=("ALTER TABLE online_tables ADD COLUMN failures INTEGER NOT NULL DEFAULT 0",),
     ),
+    # The limits on guessing transfer codes and recovery keys, and on issuing them, hold
+    # across server processes (docs/devices.md, "Limits"): a token bucket per limit and key
+    # hash, written by compare-and-set on `rev`; rows idle long enough to be full again are
+    # deleted, so the table holds only the keys limited lately.
+    Migration(
+        10,
+        "stored rate limits",
+        steps=(
+            """CREATE TABLE rate_limits (
+                name TEXT NOT NULL,
+                key TEXT NOT NULL,
+                tokens DOUBLE PRECISION NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                rev INTEGER NOT NULL,
+                PRIMARY KEY (name, key))""",
+            "CREATE INDEX rate_limits_by_time ON rate_limits (name, at)",
+        ),
+    ),
 )
 
 
