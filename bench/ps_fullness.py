@@ -12,62 +12,56 @@ shrunk towards the mean residual at the same number of placed cards (`SHRINK` ps
     python -m bench.ps_fullness compare --table american --corr g-am.npz \\
         --deals bench/deals/ps-1000.txt
 
-`compare` plays every deal with the engine's `analyse` at budget 0 twice, without and with the
-correction added to every cell's estimate, and prints the paired difference and its standard
-error. Results are in docs/hint-engine.md (issue 16, "Steps tried").
+`compare` plays every deal with the engine's `analyse` (at `--budget`, default 0) twice: on
+the shipped line values alone and with the correction file added, through the engine's own
+mechanism (`ValueTable.fullness`, which `search.static_estimate` and
+`search_look.Context.leaves` add to each after-state), and prints the paired difference and its
+standard error. Results are in docs/hint-engine.md (issue 16, "Steps tried" and "Step 16").
+The British correction ships (`cardtable/poker_squares/data/fullness-british.npz`); the
+American one did not gain and is kept here (`bench/data/fullness-american.npz`).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
-from cardtable.poker_squares import search, search_look
 from cardtable.poker_squares.abstract import (
     MIXED,
     MS_ADD,
     MS_N,
     TB,
     ValueTable,
+    fullness_key,
     line_key,
     line_points,
     load_values,
+    read_fullness,
 )
 from cardtable.poker_squares.hands import TABLES
 from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
-from cardtable.poker_squares.search import analyse
+from cardtable.poker_squares.search import analyse, static_estimate
+from cardtable.poker_squares.search_look import look_values
 
 SHRINK = 200.0
 """Pseudo-count pulling a fullness key's residual towards its time's mean residual."""
 
 
-def fullness_key(cells: list[int]) -> int:
-    """Sorted card counts of the rows, then of the columns, as one base-6 int."""
-    rows = sorted(sum(1 for c in range(5 * i, 5 * i + 5) if cells[c] >= 0) for i in range(5))
-    cols = sorted(sum(1 for c in range(i, 25, 5) if cells[c] >= 0) for i in range(5))
-    k = 0
-    for n in (*rows, *cols):
-        k = k * 6 + n
-    return k
+Seen = list[tuple[int, float]]
+"""(fullness key, static value) of a game's after-states before the last card."""
 
 
-def self_play(
-    vt: ValueTable,
-    pts: list[int],
-    rng: random.Random,
-    sums: dict[int, float],
-    counts: dict[int, int],
-) -> int:
-    """One greedy game on the uncorrected evaluator; adds each after-state's residual to its key."""
+def self_play(vt: ValueTable, pts: list[int], rng: random.Random) -> tuple[Seen, int]:
+    """One greedy game on the uncorrected evaluator: its after-states and its final score."""
     deck = list(range(52))
     rng.shuffle(deck)
     pos = Position()
@@ -76,7 +70,7 @@ def self_play(
     lms = pos.lms
     lst = pos.lst
     cells = pos.cells
-    seen: list[tuple[int, float]] = []
+    seen: Seen = []
     for p in range(25):
         card = deck[p]
         pos.see(card)
@@ -119,10 +113,7 @@ def self_play(
         pos.put(cell, card, pts)
         if p < 24:
             seen.append((fullness_key(cells), est))
-    for k, est in seen:
-        sums[k] = sums.get(k, 0.0) + pos.total - est
-        counts[k] = counts.get(k, 0) + 1
-    return pos.total
+    return seen, pos.total
 
 
 def placed_of(key: int) -> int:
@@ -133,18 +124,69 @@ def placed_of(key: int) -> int:
     return n
 
 
-def learn(table: str, games: int, seed: int) -> tuple[dict[int, float], dict[int, int]]:
-    """Greedy self-play `games` games from `seed`: shrunk residual per key, and key counts."""
+def look_play(vt: ValueTable, pts: list[int], rng: random.Random) -> tuple[Seen, int]:
+    """One game with every card placed by the one-card lookahead (`search_look.look_values`
+    over every empty cell, uncorrected): its after-states and its final score."""
+    deck = rng.sample(range(52), 25)
+    pos = Position()
+    seen: Seen = []
+    for p, card in enumerate(deck):
+        pos.see(card)
+        empty = [c for c in range(25) if pos.cells[c] < 0]
+        values, _, _ = look_values(pos, card, empty, vt, pts)
+        pos.put(max(empty, key=lambda c: values[c]), card, pts)
+        if p < 24:
+            seen.append((fullness_key(pos.cells), static_estimate(pos, vt)))
+    return seen, pos.total
+
+
+POLICIES = {"greedy": self_play, "look1": look_play}
+
+
+def _play_many(
+    job: tuple[str, str, int, int],
+) -> tuple[dict[int, float], dict[int, int]]:
+    table, policy, games, seed = job
     vt = load_values(table)
+    plain = ValueTable(table, vt.fine, vt.coarse, vt.games)  # residuals of the line values
     pts = line_points(table)
     rng = random.Random(seed)
     sums: dict[int, float] = {}
     counts: dict[int, int] = {}
     t0 = time.monotonic()
     for g in range(games):
-        self_play(vt, pts, rng, sums, counts)
+        seen, total = POLICIES[policy](plain, pts, rng)
+        for k, est in seen:  # the residual: what the game made beyond the static value
+            sums[k] = sums.get(k, 0.0) + total - est
+            counts[k] = counts.get(k, 0) + 1
         if (g + 1) % 10000 == 0:
-            print(f"{table} games {g + 1} {time.monotonic() - t0:.0f}s", file=sys.stderr)
+            print(
+                f"{table} seed {seed} games {g + 1} {time.monotonic() - t0:.0f}s", file=sys.stderr
+            )
+    return sums, counts
+
+
+def learn(
+    table: str, games: int, seed: int, policy: str = "greedy", jobs: int = 1
+) -> tuple[dict[int, float], dict[int, int]]:
+    """Self-play `games` games from `seed` with `policy`: shrunk residual per key, and key
+    counts. With `jobs` > 1 the games are split over that many processes, job j playing
+    from seed `seed * 1000 + j`."""
+    if jobs == 1:
+        parts = [_play_many((table, policy, games, seed))]
+    else:
+        work = [
+            (table, policy, games // jobs + (j < games % jobs), seed * 1000 + j)
+            for j in range(jobs)
+        ]
+        with multiprocessing.Pool(jobs) as pool:
+            parts = pool.map(_play_many, work)
+    sums: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    for part_sums, part_counts in parts:
+        for k, v in part_sums.items():
+            sums[k] = sums.get(k, 0.0) + v
+            counts[k] = counts.get(k, 0) + part_counts[k]
     tsum: dict[int, float] = {}
     tcnt: dict[int, int] = {}
     for k, s in sums.items():
@@ -171,55 +213,7 @@ def save(path: Path, g_of: dict[int, float], counts: dict[int, int], games: int)
 
 
 def load(path: Path) -> dict[int, float]:
-    with np.load(path) as z:
-        return dict(zip(z["keys"].tolist(), z["values"].tolist(), strict=True))
-
-
-class CorrectedTable(ValueTable):
-    """The shipped line values plus a fullness correction (this experiment only)."""
-
-    def __init__(self, vt: ValueTable, fullness: dict[int, float]) -> None:
-        super().__init__(vt.table, vt.fine, vt.coarse, vt.games)
-        self.fullness = fullness
-
-    def correction(self, cells: list[int]) -> float:
-        return self.fullness.get(fullness_key(cells), 0.0)
-
-
-_static = search.static_estimate
-_leaves = search_look.Context.leaves
-
-
-def _static_corrected(pos: Position, vt: ValueTable) -> float:
-    est = _static(pos, vt)
-    if isinstance(vt, CorrectedTable) and pos.placed < 25:
-        est += vt.correction(pos.cells)
-    return est
-
-
-def _leaves_corrected(
-    self: search_look.Context, pos: Position
-) -> tuple[search_look.Vec, npt.NDArray[np.float64], list[int]]:
-    """`Context.leaves` with the correction of each cell's after-state added to its gains."""
-    best, gains, empt = _leaves(self, pos)
-    vt = self.vt
-    if not isinstance(vt, CorrectedTable) or pos.placed >= 24:
-        return best, gains, empt
-    cells = pos.cells[:]
-    corr = []
-    for c in empt:
-        cells[c] = 0
-        corr.append(vt.correction(cells))
-        cells[c] = -1
-    new = gains + np.array(corr)[:, None]
-    return best - gains.max(0) + new.max(0), new, empt
-
-
-def install() -> None:
-    """Route the engine's search through the corrected evaluator in this process; tables that
-    are not a `CorrectedTable` are searched exactly as before (same floats)."""
-    search.static_estimate = _static_corrected
-    search_look.Context.leaves = _leaves_corrected  # type: ignore[method-assign]
+    return read_fullness(path.read_bytes())
 
 
 def play(cards: list[int], vt: ValueTable, budget: int) -> int:
@@ -242,9 +236,9 @@ def compare(
     budget: int,
     baseline: Path | None = None,
 ) -> int:
-    install()
-    plain = load_values(table)
-    corrected = CorrectedTable(plain, load(corr_path))
+    shipped = load_values(table)
+    plain = ValueTable(table, shipped.fine, shipped.coarse, shipped.games)
+    corrected = ValueTable(table, shipped.fine, shipped.coarse, shipped.games, load(corr_path))
     diffs: list[int] = []
     base: list[int] = []
     chosen = read_deals(deals)[first - 1 :]
@@ -282,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     lp.add_argument("--games", type=int, default=50000)
     lp.add_argument("--seed", type=int, default=1)
     lp.add_argument("--out", type=Path, required=True)
+    lp.add_argument("--policy", choices=sorted(POLICIES), default="greedy")
+    lp.add_argument("--jobs", type=int, default=1)
     cp = sub.add_parser("compare")
     cp.add_argument("--table", choices=sorted(TABLES), required=True)
     cp.add_argument("--corr", type=Path, required=True)
@@ -297,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     if args.cmd == "learn":
-        g_of, counts = learn(args.table, args.games, args.seed)
+        g_of, counts = learn(args.table, args.games, args.seed, args.policy, args.jobs)
         save(args.out, g_of, counts, args.games)
         print(f"wrote {args.out} ({len(g_of)} keys)", file=sys.stderr)
         return 0

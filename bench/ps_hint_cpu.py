@@ -6,6 +6,7 @@
 Plays deals `--first` .. `--first + --count - 1` of the file with the hint engine and measures
 each move's `analyse` with `time.process_time` (CPU of this process, so other jobs on the
 machine count little); prints mean, 95th percentile and maximum in ms over the moves.
+`--no-fullness` searches without the table's fullness correction (British ships one).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
 from cardtable.poker_squares import ENGINE, INTERACTIVE_BUDGET, Move, analyse, deal_cards
+from cardtable.poker_squares.abstract import load_values
 from cardtable.poker_squares.hint import clear_cache
 
 
@@ -28,7 +30,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", type=int, default=901)
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--budget", type=int, default=INTERACTIVE_BUDGET)
+    ap.add_argument(
+        "--no-fullness",
+        action="store_true",
+        help="search without the table's fullness correction (to time what it costs)",
+    )
     args = ap.parse_args(argv)
+    if args.no_fullness:
+        load_values(args.table).fullness = None  # the cached table the hint searches
     deals = read_deals(args.deals)[args.first - 1 : args.first - 1 + args.count]
     times: list[float] = []
     for _, cards in deals:

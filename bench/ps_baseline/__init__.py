@@ -4,9 +4,12 @@
 16 (Monte Carlo self-play: `python -m cardtable.poker_squares.train --table american --seed 1
 --games 300000`, British 150000 games, as of commit 2888b1e). The search is the engine's own
 `search.analyse` with the same budget, so `hint` plays exactly as the pre-issue-16 in-game hint
-did (issue 16 changed only the trainer and the tables; if a later change alters the search,
-freeze a copy of the old search here). `cardtable bench poker-squares --player baseline` plays
-it, and `--compare baseline` pairs it with the current engine on the same deals.
+did: issue 16 changed the trainer and added the fullness correction (British), which the
+search adds only for a table that carries one (`ValueTable.fullness`); these frozen tables
+carry none, so they are searched with the same floats as before. If a later change alters the
+search itself, freeze a copy of the old search here. `cardtable bench poker-squares --player
+baseline` plays it, and `--compare baseline` pairs it with the current engine on the same
+deals.
 """
 
 from __future__ import annotations

@@ -11,7 +11,11 @@ A line (row or column) holding 0-5 cards is summarised NARL-style (Neller et al.
 - straight-flush / royal potential: whether the exact missing cards are all unseen.
 
 `line_key` packs this into one int; `ValueTable` maps keys to learned expected final points of
-the line, falling back to a coarser key for rare states. Cards are ints 0-51
+the line, falling back to a coarser key for rare states. A table may also carry a fullness
+correction (issue 16, docs/hint-engine.md "Step 16"): a learned g(h) added to an
+after-state's value, h (`fullness_key`) being how many cards its rows and its columns hold,
+sorted; it ships for the British table only, where it measured a gain at the interactive
+budget. Cards are ints 0-51
 (`Card.index`: suit * 13 + rank - 1); ranks are 1-13 (Ace 1). A multiset of ranks is an int id
 (`MS_*` tables, `MS_ADD` adds a rank), so the inner loops touch only ints and lists.
 """
@@ -178,15 +182,22 @@ def coarse_key(key: int) -> int:
 class ValueTable:
     """Learned expected final points of an incomplete line, by abstract key."""
 
-    __slots__ = ("coarse", "fine", "games", "table")
+    __slots__ = ("coarse", "fine", "fullness", "games", "table")
 
     def __init__(
-        self, table: str, fine: dict[int, float], coarse: dict[int, float], games: int = 0
+        self,
+        table: str,
+        fine: dict[int, float],
+        coarse: dict[int, float],
+        games: int = 0,
+        fullness: dict[int, float] | None = None,
     ) -> None:
         self.table = table
         self.fine = fine
         self.coarse = coarse
         self.games = games
+        self.fullness = fullness
+        """`fullness_key` -> points added to an after-state's value (None: no correction)."""
 
     def value(self, key: int) -> float:
         v = self.fine.get(key)
@@ -245,12 +256,43 @@ def data_name(table: str) -> str:
     return f"values-{table}.npz"
 
 
+def fullness_name(table: str) -> str:
+    return f"fullness-{table}.npz"
+
+
+def fullness_key(cells: list[int]) -> int:
+    """NARL's hand-size frequency vector of a grid (`cells`: -1 for empty): the sorted card
+    counts of the rows, then of the columns, as one base-6 int."""
+    rows = sorted(sum(1 for c in range(5 * i, 5 * i + 5) if cells[c] >= 0) for i in range(5))
+    cols = sorted(sum(1 for c in range(i, 25, 5) if cells[c] >= 0) for i in range(5))
+    return sorted_counts_key(rows) * 6**5 + sorted_counts_key(cols)
+
+
+def sorted_counts_key(counts: list[int]) -> int:
+    """Five sorted card counts (0-5) as a base-6 int: half of a `fullness_key`."""
+    k = 0
+    for n in counts:
+        k = k * 6 + n
+    return k
+
+
+def read_fullness(data: bytes) -> dict[int, float]:
+    """A fullness correction file (`bench/ps_fullness.py learn` writes it)."""
+    with np.load(BytesIO(data)) as z:
+        return dict(zip(z["keys"].tolist(), z["values"].tolist(), strict=True))
+
+
 @cache
 def load_values(table: str) -> ValueTable:
     """The shipped value table of a point table (cached); empty if none ships yet."""
     if table not in TABLES:
         raise ValueError(f"unknown point table {table!r} (known: {', '.join(TABLES)})")
-    res = resources.files("cardtable.poker_squares").joinpath("data", data_name(table))
+    data = resources.files("cardtable.poker_squares").joinpath("data")
+    res = data.joinpath(data_name(table))
     if not res.is_file():
         return ValueTable(table, {}, {})
-    return ValueTable.from_bytes(table, res.read_bytes())
+    vt = ValueTable.from_bytes(table, res.read_bytes())
+    corr = data.joinpath(fullness_name(table))
+    if corr.is_file():
+        vt.fullness = read_fullness(corr.read_bytes())
+    return vt

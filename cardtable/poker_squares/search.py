@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import time
 
-from cardtable.poker_squares.abstract import MS_N, TB, ValueTable, line_key
+from cardtable.poker_squares.abstract import MS_N, TB, ValueTable, fullness_key, line_key
 from cardtable.poker_squares.game import LINES
 from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
 from cardtable.poker_squares.search_look import look2_values, look_values
 
 
 def static_estimate(pos: Position, vt: ValueTable) -> float:
-    """Points of complete lines plus learned values of the incomplete ones."""
+    """Points of complete lines plus learned values of the incomplete ones (plus the table's
+    fullness correction, if it has one, while the grid is not full)."""
     tb = TB[pos.placed - 1]  # the card just placed was turned when pos.placed - 1 lay
     est = float(pos.total)
     for li in range(10):
@@ -26,6 +27,8 @@ def static_estimate(pos: Position, vt: ValueTable) -> float:
                 1 if li >= 5 else 0, tb, ms, pos.lst[li], pos.ru, pos.su, pos.avail, pos.mask
             )
             est += vt.value(k)
+    if vt.fullness is not None and pos.placed < 25:
+        est += vt.fullness.get(fullness_key(pos.cells), 0.0)
     return est
 
 

@@ -17,7 +17,15 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.poker_squares.abstract import MIXED, MS_ADD, MS_N, TB, ValueTable, line_key
+from cardtable.poker_squares.abstract import (
+    MIXED,
+    MS_ADD,
+    MS_N,
+    TB,
+    ValueTable,
+    line_key,
+    sorted_counts_key,
+)
 from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
 
 Vec = npt.NDArray[np.float64]
@@ -179,8 +187,25 @@ class Context:
         d = np.array(news) - o_arr
         empt = [c for c in range(25) if pos.cells[c] < 0]
         gains = d[[ROW_OF[c] for c in empt]] + d[[COL_OF[c] for c in empt]]
+        fullness = self.vt.fullness
+        if fullness is not None and pos.placed < 24:  # the next card does not fill the grid
+            gains = gains + np.array(fullness_after(fullness, lms, empt))[:, None]
         best = o_arr.sum(0) + gains.max(0) + pos.total
         return best, gains, empt
+
+
+def fullness_after(fullness: dict[int, float], lms: list[int], empt: list[int]) -> list[float]:
+    """The fullness correction of the grid after a card goes to each cell of ``empt``. Only
+    the counts matter, so the key's row half depends on the cell's row alone and its column
+    half on its column: five sorts of each, whatever the number of cells."""
+    counts = [MS_N[ms] for ms in lms]
+    halves: list[int] = []
+    for first in (0, 5):
+        for li in range(first, first + 5):
+            added = counts[first : first + 5]
+            added[li - first] += 1
+            halves.append(sorted_counts_key(sorted(added)))
+    return [fullness.get(halves[ROW_OF[c]] * 6**5 + halves[COL_OF[c]], 0.0) for c in empt]
 
 
 def look1(pos: Position, ctx: Context) -> float:
