@@ -18,7 +18,8 @@ import pytest
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
-from cardtable.server import Settings, create_app, retention
+from cardtable.server import Settings, create_app, limits_store, retention
+from cardtable.server.limits_store import StoredLimits
 from cardtable.server.players import player_key
 from cardtable.server.store import migrations
 from cardtable.server.store.sql import SqlStore
@@ -246,6 +247,20 @@ def test_the_limits_hold_across_server_processes(
     # No address or player id is kept in the clear.
     keys = [key for _, key, _ in rows]
     assert all(len(k) == 64 and api.player_id not in k and "testclient" not in k for k in keys)
+
+
+def test_a_take_that_keeps_losing_its_compare_and_set_is_refused(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stored limit fails closed: a take that never wins its write is refused (with the
+    time of one token as its wait), and it spent nothing."""
+    limits = StoredLimits(store_of(app))
+    assert limits.take("claim", "1.2.3.4", 0.5, 2, 1000.0) == 0.0
+    monkeypatch.setattr(limits_store, "TRIES", 0)
+    assert limits.take("claim", "1.2.3.4", 0.5, 2, 1000.0) == 2.0
+    monkeypatch.undo()
+    assert limits.take("claim", "1.2.3.4", 0.5, 2, 1000.0) == 0.0  # the second token
+    assert limits.take("claim", "1.2.3.4", 0.5, 2, 1000.0) == 2.0  # none left: 1 / rate
 
 
 # -- signing out -----------------------------------------------------------------------------
