@@ -166,6 +166,19 @@ def _play_many(
     return sums, counts
 
 
+def merge(
+    parts: list[tuple[dict[int, float], dict[int, int]]],
+) -> tuple[dict[int, float], dict[int, int]]:
+    """The residual sums and counts of several processes' games, added up key by key."""
+    sums: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    for part_sums, part_counts in parts:
+        for k, v in part_sums.items():
+            sums[k] = sums.get(k, 0.0) + v
+            counts[k] = counts.get(k, 0) + part_counts[k]
+    return sums, counts
+
+
 def learn(
     table: str, games: int, seed: int, policy: str = "greedy", jobs: int = 1
 ) -> tuple[dict[int, float], dict[int, int]]:
@@ -181,12 +194,7 @@ def learn(
         ]
         with multiprocessing.Pool(jobs) as pool:
             parts = pool.map(_play_many, work)
-    sums: dict[int, float] = {}
-    counts: dict[int, int] = {}
-    for part_sums, part_counts in parts:
-        for k, v in part_sums.items():
-            sums[k] = sums.get(k, 0.0) + v
-            counts[k] = counts.get(k, 0) + part_counts[k]
+    sums, counts = merge(parts)
     tsum: dict[int, float] = {}
     tcnt: dict[int, int] = {}
     for k, s in sums.items():

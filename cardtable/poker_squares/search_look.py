@@ -194,10 +194,11 @@ class Context:
         return best, gains, empt
 
 
-def fullness_after(fullness: dict[int, float], lms: list[int], empt: list[int]) -> list[float]:
-    """The fullness correction of the grid after a card goes to each cell of ``empt``. Only
-    the counts matter, so the key's row half depends on the cell's row alone and its column
-    half on its column: five sorts of each, whatever the number of cells."""
+def fullness_halves(lms: list[int]) -> list[int]:
+    """For each line (rows 0-4, columns 5-9), the half of the `fullness_key` of its
+    orientation after a card is added to it: a card in cell c gives the grid the key
+    ``halves[ROW_OF[c]] * 6**5 + halves[COL_OF[c]]``. Only the counts matter, so five sorts
+    of each orientation serve every cell."""
     counts = [MS_N[ms] for ms in lms]
     halves: list[int] = []
     for first in (0, 5):
@@ -205,6 +206,12 @@ def fullness_after(fullness: dict[int, float], lms: list[int], empt: list[int]) 
             added = counts[first : first + 5]
             added[li - first] += 1
             halves.append(sorted_counts_key(sorted(added)))
+    return halves
+
+
+def fullness_after(fullness: dict[int, float], lms: list[int], empt: list[int]) -> list[float]:
+    """The fullness correction of the grid after a card goes to each cell of ``empt``."""
+    halves = fullness_halves(lms)
     return [fullness.get(halves[ROW_OF[c]] * 6**5 + halves[COL_OF[c]], 0.0) for c in empt]
 
 
