@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 
+from .ratelimit import spend
 from .store.tables import FeatureTables
 
 TRIES = 32
@@ -51,10 +52,7 @@ class StoredLimits(FeatureTables):
                     if made == 1:
                         return 0.0
                     continue  # another take made the row first: read it again
-                tokens = min(float(burst), float(row[0]) + max(0.0, now - float(row[1])) * rate)
-                wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / rate
-                if wait == 0.0:
-                    tokens -= 1.0
+                tokens, wait = spend(float(row[0]), now - float(row[1]), rate, burst)
                 won = self._exec(
                     tx,
                     "UPDATE rate_limits SET tokens = ?, at = ?, rev = rev + 1 "

@@ -19,6 +19,16 @@ from collections.abc import Callable
 MAX_KEYS = 50_000
 
 
+def spend(tokens: float, elapsed: float, rate: float, burst: float) -> tuple[float, float]:
+    """One take from a bucket that held ``tokens`` ``elapsed`` seconds ago: (tokens left,
+    0.0) when one was there to take, else (tokens now, seconds until one is back). Shared by
+    these in-process buckets and the stored ones (limits_store.py)."""
+    tokens = min(burst, tokens + max(0.0, elapsed) * rate)
+    if tokens >= 1.0:
+        return tokens - 1.0, 0.0
+    return tokens, (1.0 - tokens) / rate
+
+
 class TokenBuckets:
     def __init__(
         self,
@@ -42,12 +52,7 @@ class TokenBuckets:
         now = self.clock()
         with self._lock:
             tokens, at = self._buckets.pop(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - at) * self.rate)
-            wait = 0.0
-            if tokens >= 1.0:
-                tokens -= 1.0
-            else:
-                wait = (1.0 - tokens) / self.rate
+            tokens, wait = spend(tokens, now - at, self.rate, self.burst)
             self._buckets[key] = (tokens, now)
             if len(self._buckets) > self.max_keys:
                 # The least recently seen key goes; it would be nearly full again by now.
