@@ -336,9 +336,25 @@ def test_recovery_file_restores_the_record_elsewhere(
     a.reload()
     wait_placed(a, 3)
 
-    # D signs itself out (after the question): it starts afresh, A keeps the record.
+    # D signs itself out (after the question): it starts afresh, A keeps the record. The
+    # click comes before the device list has arrived: the question waits for the list, so it
+    # knows A still holds the record.
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    d.route("**/api/devices", hold)
     open_devices(d)
     d.locator("#dv-sign-out-this").click()
+    for _ in range(250):
+        if held:
+            break
+        d.wait_for_timeout(20)
+    assert held, "the device list was never asked for"
+    expect(d.locator("#dv-sign-out-confirm")).to_be_hidden()
+    held[0].continue_()
+    d.unroute("**/api/devices", hold)
     expect(d.locator("#dv-sign-out-question")).to_contain_text("この端末をログアウトしますか？")
     expect(d.locator("#dv-sign-out-no")).to_be_focused()
     d.locator("#dv-sign-out-yes").click()

@@ -25,7 +25,7 @@ import { storageSet } from "./settings.js";
 const $ = (id) => document.getElementById(id);
 const D = "/api/devices";
 
-const state = { code: null, deadline: 0, devices: [], timer: 0, ticks: 0, pending: null };
+const state = { code: null, deadline: 0, devices: [], listing: null, timer: 0, ticks: 0, pending: null };
 
 function say(id, text) {
   $(id).textContent = text;
@@ -192,7 +192,13 @@ function renderDevices() {
   $("dv-sign-out-others").hidden = state.devices.filter((d) => !d.current).length === 0;
 }
 
-async function loadDevices() {
+/** Loads the device list; `state.listing` is the latest load, for whoever needs it finished. */
+function loadDevices() {
+  state.listing = fetchDevices();
+  return state.listing;
+}
+
+async function fetchDevices() {
   try {
     const answer = await call("GET", D);
     // This device first, then the most recently used.
@@ -250,8 +256,11 @@ function startAfresh() {
   location.reload();
 }
 
-function ask(kind) {
+async function ask(kind) {
   state.pending = kind;
+  // Whether this is the record's last device comes from the list: wait for the load that
+  // opening the dialog started, or a quick click would be asked the wrong question.
+  await state.listing;
   const alone = state.devices.every((d) => d.current);
   const question =
     kind === "others"
