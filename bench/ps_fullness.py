@@ -144,10 +144,10 @@ POLICIES = {"greedy": self_play, "look1": look_play}
 
 
 def _play_many(
-    job: tuple[str, str, int, int],
+    job: tuple[str, str, int, int, Path | None],
 ) -> tuple[dict[int, float], dict[int, int]]:
-    table, policy, games, seed = job
-    vt = load_values(table)
+    table, policy, games, seed, values = job
+    vt = load_values(table) if values is None else ValueTable.from_bytes(table, values.read_bytes())
     plain = ValueTable(table, vt.fine, vt.coarse, vt.games)  # residuals of the line values
     pts = line_points(table)
     rng = random.Random(seed)
@@ -180,16 +180,22 @@ def merge(
 
 
 def learn(
-    table: str, games: int, seed: int, policy: str = "greedy", jobs: int = 1
+    table: str,
+    games: int,
+    seed: int,
+    policy: str = "greedy",
+    jobs: int = 1,
+    values: Path | None = None,
 ) -> tuple[dict[int, float], dict[int, int]]:
     """Self-play `games` games from `seed` with `policy`: shrunk residual per key, and key
     counts. With `jobs` > 1 the games are split over that many processes, job j playing
-    from seed `seed * 1000 + j`."""
+    from seed `seed * 1000 + j`. `values`: the line values to play and correct (a table
+    file; default the shipped ones)."""
     if jobs == 1:
-        parts = [_play_many((table, policy, games, seed))]
+        parts = [_play_many((table, policy, games, seed, values))]
     else:
         work = [
-            (table, policy, games // jobs + (j < games % jobs), seed * 1000 + j)
+            (table, policy, games // jobs + (j < games % jobs), seed * 1000 + j, values)
             for j in range(jobs)
         ]
         with multiprocessing.Pool(jobs) as pool:
@@ -286,6 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     lp.add_argument("--out", type=Path, required=True)
     lp.add_argument("--policy", choices=sorted(POLICIES), default="greedy")
     lp.add_argument("--jobs", type=int, default=1)
+    lp.add_argument("--values", type=Path, default=None, help="line values (default shipped)")
     cp = sub.add_parser("compare")
     cp.add_argument("--table", choices=sorted(TABLES), required=True)
     cp.add_argument("--corr", type=Path, required=True)
@@ -301,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     if args.cmd == "learn":
-        g_of, counts = learn(args.table, args.games, args.seed, args.policy, args.jobs)
+        g_of, counts = learn(args.table, args.games, args.seed, args.policy, args.jobs, args.values)
         save(args.out, g_of, counts, args.games)
         print(f"wrote {args.out} ({len(g_of)} keys)", file=sys.stderr)
         return 0

@@ -9,6 +9,8 @@ prints `<id> <B score> <A score>` per deal and a last line with both means and t
 difference B - A with its standard error. Nothing is installed or patched: the engine's code
 is the same for both, only the table differs, so this measures a retrained table alone.
 `--baseline FILE` reuses A's scores from an earlier run's lines (A is deterministic).
+`--fullness FILE` gives B a fullness correction (`bench.ps_fullness learn`); the shipped A
+has the shipped one (British) or none (American), as the engine plays.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
-from cardtable.poker_squares.abstract import ValueTable, line_points, load_values
+from cardtable.poker_squares.abstract import ValueTable, line_points, load_values, read_fullness
 from cardtable.poker_squares.hands import TABLES
 from cardtable.poker_squares.position import Position
 from cardtable.poker_squares.search import analyse
@@ -31,16 +33,22 @@ SHIPPED = "shipped"
 
 
 @cache
-def table_of(table: str, source: str) -> ValueTable:
-    """A value table by file name, or the engine's shipped one."""
+def table_of(table: str, source: str, fullness: str | None = None) -> ValueTable:
+    """A value table by file name, or the engine's shipped one; `fullness`: a correction
+    file to add to a table file."""
     if source == SHIPPED:
         return load_values(table)
-    return ValueTable.from_bytes(table, Path(source).read_bytes())
+    vt = ValueTable.from_bytes(table, Path(source).read_bytes())
+    if fullness is not None:
+        vt.fullness = read_fullness(Path(fullness).read_bytes())
+    return vt
 
 
-def play(cards: list[int], table: str, source: str, budget: int) -> int:
+def play(
+    cards: list[int], table: str, source: str, budget: int, fullness: str | None = None
+) -> int:
     """The final total of one deal placed by `analyse` with the given table."""
-    vt = table_of(table, source)
+    vt = table_of(table, source, fullness)
     pts = line_points(table)
     pos = Position()
     for card in cards[:25]:
@@ -50,10 +58,14 @@ def play(cards: list[int], table: str, source: str, budget: int) -> int:
     return pos.total
 
 
-def _pair(job: tuple[list[int], str, str, str, int, int | None]) -> tuple[int, int]:
-    cards, table, b_source, a_source, budget, known = job
+Job = tuple[list[int], str, str, str | None, str, int, int | None]
+"""cards, table, B's file, B's fullness file, A's source, budget, A's known score."""
+
+
+def _pair(job: Job) -> tuple[int, int]:
+    cards, table, b_source, b_fullness, a_source, budget, known = job
     a = known if known is not None else play(cards, table, a_source, budget)
-    return play(cards, table, b_source, budget), a
+    return play(cards, table, b_source, budget, b_fullness), a
 
 
 def summary(label: str, b: list[int], a: list[int]) -> str:
@@ -72,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--table", choices=sorted(TABLES), required=True)
     ap.add_argument("--values", required=True, help="B: a value-table file (.npz)")
+    ap.add_argument("--fullness", default=None, help="B: a fullness-correction file")
     ap.add_argument("--against", default=SHIPPED, help="A: a file, or 'shipped' (default)")
     ap.add_argument("--deals", type=Path, default=Path("bench/deals/ps-1000.txt"))
     ap.add_argument("--first", type=int, default=1, help="first deal (1-based position)")
@@ -92,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             [Card.parse(n).index for n in names],
             args.table,
             args.values,
+            args.fullness,
             args.against,
             args.budget,
             known.get(ident),

@@ -10,6 +10,7 @@ from bench import ps_tables
 from cardtable.poker_squares.abstract import ValueTable, load_values
 
 DEALS = Path(__file__).parents[2] / "bench" / "deals" / "ps-1000.txt"
+DATA = Path(__file__).parents[2] / "cardtable" / "poker_squares" / "data"
 
 
 def test_summary_numbers() -> None:
@@ -46,3 +47,19 @@ def _lines(tmp_path: Path, out: list[str]) -> Path:
     path = tmp_path / "earlier.txt"
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
     return path
+
+
+def test_a_fullness_file_joins_b_s_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """British ships line values plus a fullness correction: the same two files given as B
+    play exactly as the shipped A, and the line values alone do not (on these deals)."""
+    lines = tmp_path / "british.npz"
+    lines.write_bytes(load_values("british").to_bytes())
+    corr = DATA / "fullness-british.npz"
+    args = ["--table", "british", "--deals", str(DEALS), "--limit", "6", "--budget", "0"]
+    assert ps_tables.main([*args, "--values", str(lines), "--fullness", str(corr)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith("paired difference +0.00 se 0.00")
+    assert ps_tables.main([*args, "--values", str(lines)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert any(line.split()[1] != line.split()[2] for line in out[:-1])
