@@ -16,7 +16,6 @@ replaced by c). Measured in docs/hint-engine.md, "Step 17": no gain on either ta
 
 from __future__ import annotations
 
-import argparse
 import math
 import multiprocessing
 import random
@@ -27,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bench import ps_fullness
+from bench.experiment_cli import games_command, subcommands
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
 from cardtable.poker_squares import search, search_look
@@ -168,14 +168,8 @@ def install() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    lp = sub.add_parser("learn")
-    lp.add_argument("--table", choices=sorted(TABLES), required=True)
-    lp.add_argument("--games", type=int, default=100000)
-    lp.add_argument("--seed", type=int, default=1)
-    lp.add_argument("--jobs", type=int, default=2)
-    lp.add_argument("--out", type=Path, required=True)
+    ap, sub = subcommands(__doc__)
+    games_command(sub, "learn", games=100000, jobs=2)
     cp = sub.add_parser("compare")
     cp.add_argument("--table", choices=sorted(TABLES), required=True)
     cp.add_argument("--corr", type=Path, required=True)

@@ -23,7 +23,6 @@ American one did not gain and is kept here (`bench/data/fullness-american.npz`).
 
 from __future__ import annotations
 
-import argparse
 import math
 import multiprocessing
 import random
@@ -33,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.experiment_cli import games_command, subcommands
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
 from cardtable.poker_squares.abstract import (
@@ -283,15 +283,9 @@ def compare(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    lp = sub.add_parser("learn")
-    lp.add_argument("--table", choices=sorted(TABLES), required=True)
-    lp.add_argument("--games", type=int, default=50000)
-    lp.add_argument("--seed", type=int, default=1)
-    lp.add_argument("--out", type=Path, required=True)
+    ap, sub = subcommands(__doc__)
+    lp = games_command(sub, "learn", games=50000, jobs=1)
     lp.add_argument("--policy", choices=sorted(POLICIES), default="greedy")
-    lp.add_argument("--jobs", type=int, default=1)
     lp.add_argument("--values", type=Path, default=None, help="line values (default shipped)")
     cp = sub.add_parser("compare")
     cp.add_argument("--table", choices=sorted(TABLES), required=True)

@@ -19,7 +19,6 @@ least `--min-count` times. Compare the result with `bench.ps_tables`.
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import random
 import sys
@@ -28,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.experiment_cli import games_command, subcommands
 from cardtable.poker_squares.abstract import (
     MIXED,
     MS_N,
@@ -157,15 +157,9 @@ def load_raw(path: Path) -> Targets:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    pp = sub.add_parser("play")
-    pp.add_argument("--table", choices=sorted(TABLES), required=True)
-    pp.add_argument("--games", type=int, default=6000)
-    pp.add_argument("--seed", type=int, default=1)
-    pp.add_argument("--jobs", type=int, default=1)
+    ap, sub = subcommands(__doc__)
+    pp = games_command(sub, "play", games=6000, jobs=1)
     pp.add_argument("--budget", type=int, default=INTERACTIVE_BUDGET)
-    pp.add_argument("--out", type=Path, required=True)
     bp = sub.add_parser("build")
     bp.add_argument("--table", choices=sorted(TABLES), required=True)
     bp.add_argument("--raw", type=Path, required=True)

@@ -143,10 +143,23 @@ def test_learning_on_the_lookahead_s_games_counts_every_after_state() -> None:
     it is the same as their two seeds played one after the other."""
     g_of, counts = ps_fullness.learn("american", 6, 2, "look1", jobs=2)
     assert sum(counts.values()) == 6 * 24
-    parts = [ps_fullness._play_many(("american", "look1", 3, 2000 + j)) for j in range(2)]
+    parts = [ps_fullness._play_many(("american", "look1", 3, 2000 + j, None)) for j in range(2)]
     merged: dict[int, int] = {}
     for _, part in parts:
         for k, n in part.items():
             merged[k] = merged.get(k, 0) + n
     assert merged == counts
     assert set(g_of) == set(counts)
+
+
+def test_learning_for_a_table_file_plays_and_corrects_that_file(tmp_path: Path) -> None:
+    """`--values FILE`: the shipped values given as a file learn the same g as the default;
+    a blind (empty) table plays other games and so sees other keys."""
+    same = tmp_path / "same.npz"
+    same.write_bytes(load_values("british").to_bytes())
+    assert ps_fullness.learn("british", 4, 3, values=same) == ps_fullness.learn("british", 4, 3)
+    blind = tmp_path / "blind.npz"
+    blind.write_bytes(ValueTable("british", {}, {}).to_bytes())
+    assert (
+        ps_fullness.learn("british", 4, 3, values=blind)[1] != ps_fullness.learn("british", 4, 3)[1]
+    )
