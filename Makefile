@@ -34,7 +34,8 @@ typecheck: $(STAMP)
 contracts: $(STAMP)
 	$(BIN)/lint-imports
 
-# Code with no caller in cardtable/ or bench/ (pyproject [tool.vulture], vulture_allowlist.py).
+# Code with no caller in cardtable/, bench/ or research/ (pyproject [tool.vulture],
+# vulture_allowlist.py).
 deadcode: $(STAMP)
 	$(BIN)/vulture
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bench import ps_policy_train
-from cardtable.poker_squares.abstract import ValueTable, line_points, load_values
+from cardtable.poker_squares.abstract import ValueTable, line_points
 from cardtable.poker_squares.position import Position
 from cardtable.poker_squares.train import Trainer, main, train
 
@@ -64,16 +63,3 @@ def test_a_chooser_places_the_cards_and_the_values_follow_its_games() -> None:
         0.0 <= v <= min(total, max(line_points("american"))) for v in trainer.values.values()
     )
     assert max(trainer.values.values()) > 0 or total == 0
-
-
-def test_policy_training_starts_from_the_shipped_values_and_moves_them() -> None:
-    shipped = load_values("british")
-    trainer = ps_policy_train.from_table(shipped, horizon=50)
-    assert trainer.values == shipped.fine and set(trainer.counts.values()) == {50}
-    choose = ps_policy_train.lookahead(trainer)
-    rng = random.Random(2)
-    for _ in range(3):
-        trainer.play(rng, 0.0, choose)
-    moved = [k for k, v in trainer.values.items() if k in shipped.fine and v != shipped.fine[k]]
-    assert moved  # the keys the lookahead's games met moved towards their lines' points
-    assert all(trainer.counts[k] > 50 for k in moved)

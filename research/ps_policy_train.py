@@ -7,9 +7,9 @@ same keys and running mean) with every card placed by the one-card lookahead ove
 (`search_look.look_values`, with the values as they are being learned), so the values move
 towards what the played policy makes of each line.
 
-    python -m bench.ps_policy_train --table american --games 10000 --seed 7 --out am-look1.npz
+    python -m research.ps_policy_train --table american --games 10000 --seed 7 --out am-look1.npz
 
-Then compare it with the shipped table at the interactive budget (`bench/ps_tables.py`).
+Then compare it with the shipped table at the interactive budget (`research/ps_tables.py`).
 """
 
 from __future__ import annotations

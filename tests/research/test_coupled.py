@@ -1,4 +1,4 @@
-"""The issue-16 coupled-correction experiment (`bench/ps_coupled.py`): its key, its learning,
+"""The issue-16 coupled-correction experiment (`research/ps_coupled.py`): its key, its learning,
 and its search patch, which with only the fullness values reproduces the shipped engine."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bench import ps_coupled, ps_fullness
 from cardtable.poker_squares import search, search_look
 from cardtable.poker_squares.abstract import fullness_key, line_points, load_values
 from cardtable.poker_squares.position import Position
-from tests.poker_squares.test_fullness import DEAL
+from research import ps_coupled, ps_fullness
+from tests.research.test_fullness import DEAL
 
 
 @pytest.fixture

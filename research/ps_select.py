@@ -1,7 +1,7 @@
 """Rank Poker Squares value tables by greedy play on many random deals (not the benchmark's).
 
-    python -m bench.ps_select --table american /tmp/ps20/am-3m-s*.npz
-    python -m bench.ps_select --table british --deals 20000 --seed 90001 a.npz b.npz
+    python -m research.ps_select --table american /tmp/ps20/am-3m-s*.npz
+    python -m research.ps_select --table british --deals 20000 --seed 90001 a.npz b.npz
 
 Tables trained alike with different seeds differ by a few points (docs/hint-engine.md,
 "Batch trainer"), and averaging them fails (step 12), so the way to use the spread is to
@@ -10,7 +10,7 @@ choose one. Every table (and the shipped one, listed first as A) places the card
 trainer's policy, which is the hint at budget 0 up to ties), and the script prints each
 table's mean and its paired difference from A with the standard error. The deals come from
 `--seed`, so a choice made here is not fitted to `bench/deals/ps-1000.txt`, where the chosen
-table is then compared at the interactive budget (`bench.ps_tables`).
+table is then compared at the interactive budget (`research.ps_tables`).
 """
 
 from __future__ import annotations

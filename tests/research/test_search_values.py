@@ -1,4 +1,4 @@
-"""Line values of the searched policy (`bench/ps_search_values.py`)."""
+"""Line values of the searched policy (`research/ps_search_values.py`)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bench import ps_search_values as sv
 from cardtable.poker_squares.abstract import ValueTable, line_points, load_values
 from cardtable.poker_squares.position import Position
 from cardtable.poker_squares.search import analyse
 from cardtable.poker_squares.train import Trainer
+from research import ps_search_values as sv
 
 
 @pytest.mark.parametrize("seed", [0, 1])

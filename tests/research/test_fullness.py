@@ -1,13 +1,12 @@
-"""The fullness correction (issue 16, docs/hint-engine.md "Step 16"): its key, the engine's
+"""The fullness correction (issue 16, research/NOTEBOOK.md "Step 16"): its key, the engine's
 use of it (`ValueTable.fullness` in `search.static_estimate` and `search_look.Context.leaves`),
-what ships, and the experiment that learns and compares it (`bench/ps_fullness.py`)."""
+what ships, and the experiment that learns and compares it (`research/ps_fullness.py`)."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
-from bench import ps_fullness
 from cardtable.poker_squares.abstract import (
     ValueTable,
     fullness_key,
@@ -17,6 +16,7 @@ from cardtable.poker_squares.abstract import (
 from cardtable.poker_squares.position import Position
 from cardtable.poker_squares.search import static_estimate
 from cardtable.poker_squares.search_look import fullness_after
+from research import ps_fullness
 
 DEAL = [
     9,
@@ -90,7 +90,7 @@ def test_british_ships_a_correction_and_american_does_not() -> None:
     british, american = load_values("british"), load_values("american")
     assert british.fullness is not None and len(british.fullness) > 1000
     assert american.fullness is None
-    # Corrections are a few points either way (docs/hint-engine.md).
+    # Corrections are a few points either way (research/NOTEBOOK.md, steps 5-7).
     assert -6.0 < min(british.fullness.values()) < 0.0 < max(british.fullness.values()) < 6.0
 
 

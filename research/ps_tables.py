@@ -1,7 +1,8 @@
 """Paired comparison of two Poker Squares value tables with the engine's own search.
 
-    python -m bench.ps_tables --table american --values new.npz --budget 0
-    python -m bench.ps_tables --table british --values a.npz --against b.npz --budget 30 --limit 300
+    python -m research.ps_tables --table american --values new.npz --budget 0
+    python -m research.ps_tables --table british --values a.npz --against b.npz --budget 30 \\
+        --limit 300
 
 Plays every deal of `--deals` twice with `search.analyse` at `--budget`: once with the table
 in `--values` (B) and once with `--against` (A; default the shipped table of the engine), and
@@ -9,7 +10,7 @@ prints `<id> <B score> <A score>` per deal and a last line with both means and t
 difference B - A with its standard error. Nothing is installed or patched: the engine's code
 is the same for both, only the table differs, so this measures a retrained table alone.
 `--baseline FILE` reuses A's scores from an earlier run's lines (A is deterministic).
-`--fullness FILE` gives B a fullness correction (`bench.ps_fullness learn`); the shipped A
+`--fullness FILE` gives B a fullness correction (`research.ps_fullness learn`); the shipped A
 has the shipped one (British) or none (American), as the engine plays.
 """
 

@@ -1,4 +1,4 @@
-"""Command-line pieces shared by the Poker Squares experiments in `bench/` that play many
+"""Command-line pieces shared by the Poker Squares experiments in `research/` that play many
 self-play games and write what they learned (`ps_fullness`, `ps_coupled`, `ps_search_values`)."""
 
 from __future__ import annotations

@@ -7,11 +7,11 @@ in the lookahead the correction is a matrix (empty cells x next cards), not one 
 cell. c is learned like `ps_fullness` (residuals of one-card-lookahead games over the static
 value), shrunk towards its h-level mean, itself shrunk towards the time's mean.
 
-    python -m bench.ps_coupled learn --table british --games 60000 --jobs 1 --out c.npz
-    python -m bench.ps_coupled compare --table british --corr c.npz --limit 600 --baseline A.txt
+    python -m research.ps_coupled learn --table british --games 60000 --jobs 1 --out c.npz
+    python -m research.ps_coupled compare --table british --corr c.npz --limit 600 --baseline A.txt
 
 `--baseline` holds `<id> <score>` lines of the engine c is compared with (its correction
-replaced by c). Measured in docs/hint-engine.md, "Step 17": no gain on either table.
+replaced by c). Measured in research/NOTEBOOK.md, "Step 17": no gain on either table.
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from bench import ps_fullness
-from bench.experiment_cli import games_command, subcommands
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
 from cardtable.poker_squares import search, search_look
@@ -40,6 +38,8 @@ from cardtable.poker_squares.abstract import (
 )
 from cardtable.poker_squares.hands import TABLES
 from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
+from research import ps_fullness
+from research.experiment_cli import games_command, subcommands
 
 NF = 11
 SHRINK = 200.0

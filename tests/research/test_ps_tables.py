@@ -1,4 +1,4 @@
-"""The paired value-table comparison (`bench/ps_tables.py`)."""
+"""The paired value-table comparison (`research/ps_tables.py`)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bench import ps_tables
 from cardtable.poker_squares.abstract import ValueTable, load_values
+from research import ps_tables
 
 DEALS = Path(__file__).parents[2] / "bench" / "deals" / "ps-1000.txt"
 DATA = Path(__file__).parents[2] / "cardtable" / "poker_squares" / "data"

@@ -8,17 +8,17 @@ residual, final score minus the after-state's value under the shipped tables, ov
 after-states of greedy self-play (budget 0, uncorrected) with the shipped engine's tables,
 shrunk towards the mean residual at the same number of placed cards (`SHRINK` pseudo-games).
 
-    python -m bench.ps_fullness learn --table american --games 50000 --seed 1 --out g-am.npz
-    python -m bench.ps_fullness compare --table american --corr g-am.npz \\
+    python -m research.ps_fullness learn --table american --games 50000 --seed 1 --out g-am.npz
+    python -m research.ps_fullness compare --table american --corr g-am.npz \\
         --deals bench/deals/ps-1000.txt
 
 `compare` plays every deal with the engine's `analyse` (at `--budget`, default 0) twice: on
 the shipped line values alone and with the correction file added, through the engine's own
 mechanism (`ValueTable.fullness`, which `search.static_estimate` and
 `search_look.Context.leaves` add to each after-state), and prints the paired difference and its
-standard error. Results are in docs/hint-engine.md (issue 16, "Steps tried" and "Step 16").
+standard error. Results are in research/NOTEBOOK.md (issue 16, "Steps tried" and "Step 16").
 The British correction ships (`cardtable/poker_squares/data/fullness-british.npz`); the
-American one did not gain and is kept here (`bench/data/fullness-american.npz`).
+American one did not gain and is kept here (`research/data/fullness-american.npz`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.experiment_cli import games_command, subcommands
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
 from cardtable.poker_squares.abstract import (
@@ -51,6 +50,7 @@ from cardtable.poker_squares.hands import TABLES
 from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
 from cardtable.poker_squares.search import analyse, static_estimate
 from cardtable.poker_squares.search_look import look_values
+from research.experiment_cli import games_command, subcommands
 
 SHRINK = 200.0
 """Pseudo-count pulling a fullness key's residual towards its time's mean residual."""

@@ -1,4 +1,4 @@
-"""Ranking value tables by greedy play on random deals (`bench/ps_select.py`)."""
+"""Ranking value tables by greedy play on random deals (`research/ps_select.py`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bench import ps_select
 from cardtable.poker_squares.abstract import ValueTable, coarse_key, load_values
+from research import ps_select
 
 
 def test_the_store_holds_the_table_s_fine_and_coarse_values() -> None:

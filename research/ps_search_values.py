@@ -4,8 +4,9 @@ The shipped values estimate what *greedy* play makes of a line; the hint plays t
 `INTERACTIVE_BUDGET`. Steps 11-15 moved the values towards what the one-card lookahead makes
 of each line (+1.41 American, -1.05 British); this does the same with the search itself.
 
-    python -m bench.ps_search_values play --table american --games 6000 --jobs 2 --out raw.npz
-    python -m bench.ps_search_values build --table american --raw raw.npz --horizon 1000 --out t.npz
+    python -m research.ps_search_values play --table american --games 6000 --jobs 2 --out raw.npz
+    python -m research.ps_search_values build --table american --raw raw.npz --horizon 1000 \\
+        --out t.npz
 
 `play` places every card of `--games` random deals (job j shuffles from `seed * 1000 + j`)
 with the engine's `search.analyse` at `--budget` on the shipped engine (values frozen: one
@@ -14,7 +15,7 @@ line (`static_estimate`'s keys) with that line's final points: per key the sum a
 `build` moves each shipped value towards the mean of its targets as `train.py` would after
 `count` observations with step 1/horizon (`train_batch.merged`, the value counting as
 `horizon` earlier observations); a key the shipped table lacks takes its mean if seen at
-least `--min-count` times. Compare the result with `bench.ps_tables`.
+least `--min-count` times. Compare the result with `research.ps_tables`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.experiment_cli import games_command, subcommands
 from cardtable.poker_squares.abstract import (
     MIXED,
     MS_N,
@@ -42,6 +42,7 @@ from cardtable.poker_squares.hint import INTERACTIVE_BUDGET
 from cardtable.poker_squares.position import Position
 from cardtable.poker_squares.search import analyse
 from cardtable.poker_squares.train_batch import merged
+from research.experiment_cli import games_command, subcommands
 
 Targets = tuple[dict[int, float], dict[int, int]]
 """Per key: the sum of its lines' final points, and how many times it was seen."""
