@@ -1,7 +1,8 @@
 """Names vulture cannot see used (`make deadcode`; docs/checks.md).
 
 Vulture matches by name, not by class: an entry here marks every attribute of that name as
-used anywhere in cardtable/ and bench/, so keep this list short and say why each name is used.
+used anywhere in cardtable/, bench/ and research/, so keep this list short and say why
+each name is used.
 Route functions and pydantic validators are not listed: pyproject's `ignore_decorators`
 covers them. This file is read by vulture, never imported.
 """
@@ -13,7 +14,7 @@ _.CLUBS
 
 # Pydantic: `model_config` is read by pydantic itself; response-model fields and the
 # hint's `CellEstimate` TypedDict keys are filled by keyword or from a dict and read only
-# by the JSON encoder (cardtable/server/models.py, cardtable/poker_squares/hint.py).
+# by the JSON encoder (cardtable/server/games/models.py, cardtable/poker_squares/hint.py).
 _.model_config
 _.cards_left
 _.can_undo
@@ -26,7 +27,7 @@ _.out_of_play_count
 _.rule_set
 _.last_draw
 _.blocked
-# Review response fields (cardtable/server/review_models.py, the `StepReview` TypedDict of
+# Review response fields (cardtable/server/review/models.py, the `StepReview` TypedDict of
 # cardtable/poker_squares/review.py): filled from a dict, read by the JSON encoder.
 _.open_next
 _.final
@@ -51,7 +52,7 @@ _.resample
 # was saved (docs/reliability.md). Both are the store's interface, not dead ends.
 _.updated_at
 _.move_log
-# Daily deal and statistics answers (cardtable/server/routes_daily.py, routes_stats.py):
+# Daily deal and statistics answers (cardtable/server/daily/routes.py, routes_stats.py):
 # response-model fields filled by keyword, read by the JSON encoder.
 _.histogram
 _.starts_at
@@ -69,7 +70,7 @@ _.by_opponent
 _.by_rule_set
 _.replayable
 _.me
-# Starlette's StaticFiles hook, overridden by `WebFiles` (cardtable/server/web.py).
+# Starlette's StaticFiles hook, overridden by `WebFiles` (cardtable/server/core/web.py).
 _.file_response
 # Provably fair shuffles (docs/fairness.md): the `fairness` response field and its
 # `algorithm`, read by the JSON encoder.

@@ -25,10 +25,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from cardtable.server.daily_store import DailyStore
-from cardtable.server.store.postgres import PostgresStore
-from cardtable.server.store.sql import SqlStore
-from cardtable.server.store.sqlite import SqliteStore
+from cardtable.server.core.store.postgres import PostgresStore
+from cardtable.server.core.store.sql import SqlStore
+from cardtable.server.core.store.sqlite import SqliteStore
+from cardtable.server.daily.public import DailyStore
 
 DAY = "2030-01-01"
 TABLE = "american"

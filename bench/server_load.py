@@ -63,7 +63,7 @@ def durable_app(data: Path) -> Any:
     from fastapi import FastAPI
 
     from cardtable.server import Settings
-    from cardtable.server.store import open_store
+    from cardtable.server.core.store import open_store
 
     store = open_store(Settings(data_dir=data))
     with store.transaction() as tx:  # type: ignore[attr-defined]
@@ -83,11 +83,11 @@ def durable_app(data: Path) -> Any:
 
 def serve(kind: str, port: int, data: str) -> None:
     """Run one server in this process (the benchmark starts three of these), with the
-    settings `cardtable serve` uses (`cardtable.server.serving.uvicorn_config`)."""
+    settings `cardtable serve` uses (`cardtable.server.core.serving.uvicorn_config`)."""
     import uvicorn
 
     from cardtable.server import Settings, create_app
-    from cardtable.server.serving import uvicorn_config
+    from cardtable.server.core.serving import uvicorn_config
 
     # Rate limits off: one benchmark client makes hundreds of requests a second.
     settings = Settings(data_dir=Path(data), player_rate=None, signup_rate=None)

@@ -31,7 +31,7 @@ FIRST = (
     "tests/reliability/test_crash.py",
     "tests/web/test_web_review.py",
     "tests/web/test_web_kings_corner_screens.py",
-    "tests/server/test_limits_admission.py",
+    "tests/server/core/test_admission.py",
     "tests/web/test_web_screens.py",
     "tests/web/test_web_kc_online.py",
     "tests/web/test_web_devices.py",
@@ -39,11 +39,11 @@ FIRST = (
     "tests/poker_squares/test_bench_cmd.py",
     "tests/web/test_web_kings_corner.py",
     "tests/poker_squares/test_hint.py",
-    "tests/server/test_api_review.py",
+    "tests/server/review/test_api.py",
     "tests/poker_squares/test_review.py",
     "tests/web/test_web_poker_squares.py",
-    "tests/server/test_limits_connections.py",
-    "tests/server/test_limits_retention.py",
+    "tests/server/core/test_connections.py",
+    "tests/server/core/test_retention.py",
 )
 """Tests run first, in this order; the others keep their collection order."""
 

@@ -1,8 +1,8 @@
 """No private name crosses a module boundary (issue 12).
 
-A name starting with one underscore belongs to its module: no other module of `cardtable` or
-`bench` imports it (``from x import _name``) or reaches for it through a module it imported
-(``from pkg import x`` or ``import pkg.x as x``, then ``x._name``). Dunder names
+A name starting with one underscore belongs to its module: no other module of `cardtable`,
+`bench` or `research` imports it (``from x import _name``) or reaches for it through a module
+it imported (``from pkg import x`` or ``import pkg.x as x``, then ``x._name``). Dunder names
 (``__version__``) are public, and a private *module* may be imported inside its own package
 (import-linter's ``private_modules`` contract checks that; docs/checks.md). Ruff's PLC2701 is
 a preview rule and skips relative imports, so the check is this parse of the source.
@@ -14,7 +14,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("cardtable", "bench")
+PACKAGES = ("cardtable", "bench", "research")
 
 
 def _private(name: str) -> bool:

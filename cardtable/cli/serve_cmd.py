@@ -1,7 +1,7 @@
 """`cardtable serve [--host 127.0.0.1] [--port 8000] [--data ./data]`: run the site.
 
 The store is the SQLite file under ``--data`` unless ``DATABASE_URL`` names a PostgreSQL
-server. uvicorn serves the app until Ctrl-C, configured by `cardtable.server.serving`:
+server. uvicorn serves the app until Ctrl-C, configured by `cardtable.server.core.serving`:
 connection cap, request and keep-alive timeouts, proxy headers trusted only from
 ``--forwarded-allow-ips``, no ``server`` banner, repeated error logs thinned out.
 """
@@ -80,7 +80,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cardtable.server import Settings, create_app
-    from cardtable.server.serving import quiet_logs, uvicorn_config
+    from cardtable.server.core.serving import quiet_logs, uvicorn_config
 
     settings = Settings(
         data_dir=args.data,

@@ -3,7 +3,7 @@
 ``from cardtable.server import create_app, Settings``; `cardtable serve` runs it with uvicorn.
 """
 
-from .app import create_app
-from .settings import Settings
+from cardtable.server.app import create_app
+from cardtable.server.core.settings import Settings
 
 __all__ = ["Settings", "create_app"]

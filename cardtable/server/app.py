@@ -17,25 +17,21 @@ from fastapi.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
 from cardtable import __version__
-
-from . import (
-    errors,
-    players,
-    retention,
-    routes_common,
-    routes_daily,
-    routes_devices,
-    routes_kings_corner,
-    routes_poker_squares,
-    routes_review,
-    routes_stats,
-)
-from .online import routes as online_routes
-from .online.service import Online
-from .openapi_links import add_links
-from .runtime import Runtime
-from .settings import Settings
-from .web import Guard, site
+from cardtable.server.core import errors, health, retention
+from cardtable.server.core.openapi_links import add_links
+from cardtable.server.core.runtime import Runtime
+from cardtable.server.core.settings import Settings
+from cardtable.server.core.web import Guard, site
+from cardtable.server.daily import routes as routes_daily
+from cardtable.server.devices import players
+from cardtable.server.devices import routes as routes_devices
+from cardtable.server.games import kings_corner as routes_kings_corner
+from cardtable.server.games import poker_squares as routes_poker_squares
+from cardtable.server.games import resume
+from cardtable.server.online import routes as online_routes
+from cardtable.server.online.service import Online
+from cardtable.server.review import routes as routes_review
+from cardtable.server.stats import routes as routes_stats
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -69,7 +65,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.runtime = runtime
     app.state.online = online
     errors.install(app)
-    app.include_router(routes_common.router)
+    app.include_router(health.router)
+    app.include_router(resume.router)
     app.include_router(players.router)
     app.include_router(routes_devices.router)
     app.include_router(routes_poker_squares.router)

@@ -14,10 +14,10 @@ import psycopg
 import pytest
 
 from cardtable.server import Settings
+from cardtable.server.core.store.postgres import PostgresStore
 from cardtable.server.online.fanout import LocalFanout, PgFanout, make_fanout
 from cardtable.server.online.hub import Hub
 from cardtable.server.online.store import OnlineStore
-from cardtable.server.store.postgres import PostgresStore
 from tests.support.postgres import fresh_schema
 
 from .aio import run

@@ -14,10 +14,10 @@ from typing import Any
 import httpx
 import pytest
 
+from cardtable.server.core.store.postgres import PostgresStore
 from cardtable.server.online.codes import table_key
 from cardtable.server.online.model import Room
 from cardtable.server.online.store import OnlineStore
-from cardtable.server.store.postgres import PostgresStore
 from tests.server.online.helpers import JSON, Device, Live
 
 from .conftest import Cluster
@@ -90,7 +90,7 @@ def test_a_move_through_b_reaches_a_device_on_a_within_a_second(
 def _bypassing_notify(cluster: Cluster, token: str, player_id: str, move: str) -> int:
     """Make ``move`` for ``player_id`` straight in the store, with no NOTIFY (as if the
     notification were lost); the new version."""
-    from cardtable.server.players import player_key
+    from cardtable.server.devices.players import player_key
 
     store = PostgresStore(cluster.url, pool_size=1)
     try:

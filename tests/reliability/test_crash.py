@@ -18,10 +18,10 @@ import pytest
 
 from cardtable import poker_squares as ps
 from cardtable.server import Settings
-from cardtable.server.kc_table import Table
-from cardtable.server.players import player_key
-from cardtable.server.store import open_store
-from cardtable.server.store.sql import SqlStore
+from cardtable.server.core.store import open_store
+from cardtable.server.core.store.sql import SqlStore
+from cardtable.server.devices.players import player_key
+from cardtable.server.games.kc_table import Table
 from tests.server.kc_driver import simple_person
 from tests.support.postgres import fresh_schema
 from tests.support.serve_process import ServeProcess

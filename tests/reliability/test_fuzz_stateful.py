@@ -1,4 +1,4 @@
-"""Stateful fuzzing with schemathesis: the OpenAPI links (cardtable/server/openapi_links.py)
+"""Stateful fuzzing with schemathesis: the OpenAPI links (cardtable/server/core/openapi_links.py)
 chain real requests (create a game, then read, move, undo, hint, reveal, computer-step,
 next-round on it with the version of the previous answer), with generated data around them.
 Every answer must match the documented status codes and schemas, and none may be a 500.
@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 
 from cardtable.server import Settings, create_app
-from cardtable.server.players import new_player_id, player_key
+from cardtable.server.devices.players import new_player_id, player_key
 
 ONLINE = "/api/kings-corner/online"
 _DATA = Path(tempfile.mkdtemp(prefix="cardtable-stateful-"))

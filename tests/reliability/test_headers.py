@@ -10,7 +10,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from cardtable.server.settings import WEB_DIR
+from cardtable.server.core.settings import WEB_DIR
 from tests.server.helpers import Api
 
 

@@ -16,9 +16,9 @@ from starlette.testclient import TestClient
 
 from cardtable import poker_squares as ps
 from cardtable.fairness import round_fair
-from cardtable.server.devices_store import DeviceStore
-from cardtable.server.kc_table import Table
-from cardtable.server.players import player_key
+from cardtable.server.devices.players import player_key
+from cardtable.server.devices.store import DeviceStore
+from cardtable.server.games.kc_table import Table
 from tests.server.helpers import Api
 from tests.server.kc_driver import simple_person
 

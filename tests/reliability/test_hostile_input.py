@@ -14,8 +14,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from cardtable.server import Settings, create_app
-from cardtable.server.players import player_key
-from cardtable.server.ratelimit import TokenBuckets
+from cardtable.server.core.ratelimit import TokenBuckets
+from cardtable.server.devices.players import player_key
 from tests.server.helpers import Api
 
 PS = "/api/poker-squares/games"

@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from cardtable.server.players import player_key
+from cardtable.server.devices.players import player_key
 from tests.server.helpers import Api
 from tests.server.kc_driver import play_match
 

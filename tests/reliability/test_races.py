@@ -13,7 +13,7 @@ import httpx
 from cardtable import kings_corner as kc
 from cardtable import poker_squares as ps
 from cardtable.server import Settings, create_app
-from cardtable.server.kc_table import Table
+from cardtable.server.games.kc_table import Table
 from tests.support.live_server import live_server
 from tests.support.postgres import fresh_schema
 

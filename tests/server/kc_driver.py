@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .helpers import Api
+from tests.server.helpers import Api
 
 MAX_REQUESTS = 4000
 

@@ -11,9 +11,9 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
-from cardtable.server.settings import WEB_DIR
-from cardtable.server.store import GameRecord
-from cardtable.server.web import _relative_location, file_hash
+from cardtable.server.core.settings import WEB_DIR
+from cardtable.server.core.store import GameRecord
+from cardtable.server.core.web import _relative_location, file_hash
 from tests.server.helpers import Api
 
 
@@ -48,7 +48,7 @@ def test_a_move_on_a_game_replaced_after_its_load_is_refused(
 
 
 def _key(api: Api) -> str:
-    from cardtable.server.players import player_key
+    from cardtable.server.devices.players import player_key
 
     assert api.player_id is not None
     return player_key(api.player_id)

@@ -9,10 +9,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from cardtable.server import Settings, create_app
-from cardtable.server.store import StoreBusy
-from cardtable.server.web import CSP
-
-from .helpers import Api
+from cardtable.server.core.store import StoreBusy
+from cardtable.server.core.web import CSP
+from tests.server.helpers import Api
 
 
 def test_health(client: TestClient) -> None:

@@ -10,11 +10,10 @@ from typing import Any
 import pytest
 
 from cardtable import poker_squares as ps
-from cardtable.server.kc_table import Table
-from cardtable.server.players import player_key
-
-from .helpers import Api
-from .kc_driver import play_match
+from cardtable.server.devices.players import player_key
+from cardtable.server.games.kc_table import Table
+from tests.server.helpers import Api
+from tests.server.kc_driver import play_match
 
 CARD = re.compile(r"^[A2-9TJQK][SHDC]$")
 

@@ -21,9 +21,8 @@ from schemathesis.checks import positive_data_acceptance
 from starlette.testclient import TestClient
 
 from cardtable.server import Settings, create_app
+from tests.server.helpers import Api
 from tests.support.postgres import fresh_schema
-
-from .helpers import Api
 
 ONLINE = "/api/kings-corner/online"
 

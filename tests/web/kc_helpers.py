@@ -25,9 +25,9 @@ from playwright.sync_api import Page, expect
 
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import choose_move
-from cardtable.server.kc_table import Table
-from cardtable.server.players import player_key
-from cardtable.server.store import Store
+from cardtable.server.core.store import Store
+from cardtable.server.devices.players import player_key
+from cardtable.server.games.kc_table import Table
 
 KC = "/kings-corner.html"
 KIND = "kings-corner"

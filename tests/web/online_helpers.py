@@ -30,7 +30,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from cardtable.server import Settings, create_app
-from cardtable.server.online_config import OnlineSettings
+from cardtable.server.core.online_config import OnlineSettings
 from tests.support.live_server import live_server
 from tests.web.conftest import DESKTOP, PHONE, ConsoleGuard
 

@@ -12,8 +12,8 @@ import httpx
 from fastapi import FastAPI
 from playwright.sync_api import Page, expect
 
-from cardtable.server.players import player_key
-from cardtable.server.store.sql import SqlStore
+from cardtable.server.core.store.sql import SqlStore
+from cardtable.server.devices.players import player_key
 
 from .a11y import check_screen
 from .conftest import NewPage

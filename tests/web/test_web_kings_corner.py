@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import choose_move
-from cardtable.server.kc_table import Table
+from cardtable.server.games.kc_table import Table
 from tests.web.conftest import ConsoleGuard, NewPage
 from tests.web.kc_helpers import (
     CENTRE,

@@ -14,8 +14,8 @@ import pytest
 from fastapi import FastAPI
 from playwright.sync_api import APIRequestContext, Page, expect
 
-from cardtable.server.kc_table import Table
-from cardtable.server.players import player_key
+from cardtable.server.devices.players import player_key
+from cardtable.server.games.kc_table import Table
 
 from .a11y import check_screen
 from .conftest import ConsoleGuard, NewPage

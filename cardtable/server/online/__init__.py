@@ -1,2 +1,2 @@
 """Kings Corner online: a table shared by several devices, live (docs/online.md). Its limits
-and timings are `cardtable.server.online_config.OnlineSettings`."""
+and timings are `cardtable.server.core.online_config.OnlineSettings`."""

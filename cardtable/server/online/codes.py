@@ -14,7 +14,7 @@ import re
 import secrets
 import unicodedata
 
-from ..errors import ApiError
+from cardtable.server.core.errors import ApiError
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6

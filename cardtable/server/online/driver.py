@@ -27,8 +27,8 @@ from typing import Protocol
 
 from fastapi.concurrency import run_in_threadpool
 
-from ..online_config import OnlineSettings
-from .store import Due, OnlineStore
+from cardtable.server.core.online_config import OnlineSettings
+from cardtable.server.online.store import Due, OnlineStore
 
 log = logging.getLogger("cardtable.server.online")
 BATCH = 50

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 
 if TYPE_CHECKING:
-    from ..settings import Settings
-    from .hub import Fanout, Hub
+    from cardtable.server.core.settings import Settings
+    from cardtable.server.online.hub import Fanout, Hub
 
 log = logging.getLogger("cardtable.server.online")
 

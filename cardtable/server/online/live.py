@@ -21,13 +21,12 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
-from ..devices import now_of
-from ..errors import ApiError
-from ..players import PLAYER_ID, authenticate
-from . import codes
-from .render import device_view
-from .schema import OnlineTable
-from .service import Online, load_room
+from cardtable.server.core.errors import ApiError
+from cardtable.server.devices.public import PLAYER_ID, authenticate, now_of
+from cardtable.server.online import codes
+from cardtable.server.online.render import device_view
+from cardtable.server.online.schema import OnlineTable
+from cardtable.server.online.service import Online, load_room
 
 log = logging.getLogger("cardtable.server.online")
 router = APIRouter()

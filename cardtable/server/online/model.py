@@ -2,7 +2,7 @@
 change takes ``now``, epoch seconds), no randomness (a new match takes its seed).
 
 A `Room` is the lobby's seats and settings, then the match: the single-device table of
-`cardtable.server.kc_table` (reused as it is: the engine's `Match`, the hand shown on a shared
+`cardtable.server.games.kc_table` (reused as it is: the engine's `Match`, the hand shown on a shared
 device, the recent log, the computer's reproducible choices) plus who holds each seat, their
 connection, and three deadlines (docs/online.md "Timers"):
 
@@ -27,8 +27,7 @@ from typing import Any
 
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import STRENGTHS, choose_move
-
-from ..kc_table import MAX_COMPUTER_STEPS, Entry, Table
+from cardtable.server.games.public import MAX_COMPUTER_STEPS, Entry, Table
 
 FORMAT = "cardtable-server/kings-corner-online/1"
 EVENTS_KEPT = 64

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from cardtable.server.online.hub import Hub
 
 log = logging.getLogger("cardtable.server.online")
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable import kings_corner as kc
-
-from .model import Room
+from cardtable.server.online.model import Room
 
 
 def device_view(

@@ -21,19 +21,27 @@ from fastapi.responses import Response
 
 from cardtable import fairness
 from cardtable import kings_corner as kc
-
-from .. import games
-from ..errors import ApiError, invalid, not_found, responses
-from ..models import CustomRules, KCMove, VersionOnly
-from ..players import PlayerDep
-from ..runtime import RuntimeDep
-from ..store import StaleVersion
-from . import codes, live
-from .model import Config, Refused, Room
-from .render import device_view
-from .schema import CodeFound, Created, Join, NewTable, OnlineConflict, OnlineTable, SeatChange
-from .service import Online, load_room
-from .store import RoomRecord
+from cardtable.server.core.errors import ApiError, invalid, not_found, responses
+from cardtable.server.core.models import VersionOnly
+from cardtable.server.core.runtime import RuntimeDep
+from cardtable.server.core.store import StaleVersion
+from cardtable.server.devices.public import PlayerDep
+from cardtable.server.games.public import CustomRules, KCMove
+from cardtable.server.games.public import records as games
+from cardtable.server.online import codes, live
+from cardtable.server.online.model import Config, Refused, Room
+from cardtable.server.online.render import device_view
+from cardtable.server.online.schema import (
+    CodeFound,
+    Created,
+    Join,
+    NewTable,
+    OnlineConflict,
+    OnlineTable,
+    SeatChange,
+)
+from cardtable.server.online.service import Online, load_room
+from cardtable.server.online.store import RoomRecord
 
 router = APIRouter(prefix="/api/kings-corner/online", tags=["kings-corner-online"])
 router.include_router(live.router)

@@ -8,20 +8,17 @@ from typing import Annotated, Literal
 
 from pydantic import Field, Strict
 
-from ..models import (
+from cardtable.server.core.models import ErrorBody, Request, Response, Version
+from cardtable.server.games.public import (
     CustomRules,
-    ErrorBody,
     KCEvent,
     KCLogEntry,
     KCMatch,
     KCView,
     PresetRules,
-    Request,
-    Response,
     RulesOut,
     SeatIndex,
     Strength,
-    Version,
 )
 
 Name = Annotated[str, Field(max_length=256, description="1-24 characters (NFKC).")]

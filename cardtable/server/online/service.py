@@ -19,18 +19,18 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..errors import damaged
-from ..ratelimit import TokenBuckets
-from ..store import StaleVersion
-from .driver import Driver
-from .fanout import make_fanout
-from .hub import Fanout, Hub
-from .model import Room, RoomError
-from .poll import poll
-from .store import OnlineStore, RoomRecord
+from cardtable.server.core.errors import damaged
+from cardtable.server.core.ratelimit import TokenBuckets
+from cardtable.server.core.store import StaleVersion
+from cardtable.server.online.driver import Driver
+from cardtable.server.online.fanout import make_fanout
+from cardtable.server.online.hub import Fanout, Hub
+from cardtable.server.online.model import Room, RoomError
+from cardtable.server.online.poll import poll
+from cardtable.server.online.store import OnlineStore, RoomRecord
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from cardtable.server.core.runtime import Runtime
 
 log = logging.getLogger("cardtable.server.online")
 ATTEMPTS = 8

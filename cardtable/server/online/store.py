@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import StaleVersion, StoreError
-from ..store.base import JSON, Tx
-from ..store.sql import now
-from ..store.tables import FeatureTables
-from .codes import new_code
+from cardtable.server.core.store import StaleVersion, StoreError
+from cardtable.server.core.store.base import JSON, Tx
+from cardtable.server.core.store.sql import now
+from cardtable.server.core.store.tables import FeatureTables
+from cardtable.server.online.codes import new_code
 
 CODE_ATTEMPTS = 8
 """Codes drawn before giving up: with a million open tables one draw collides about once in

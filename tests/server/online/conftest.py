@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.server import Settings
-from cardtable.server.online_config import OnlineSettings
+from cardtable.server.core.online_config import OnlineSettings
 
 
 @pytest.fixture

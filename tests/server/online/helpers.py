@@ -21,10 +21,10 @@ import httpx
 from fastapi import FastAPI
 from websockets.sync.client import ClientConnection, connect
 
+from cardtable.server.devices.players import player_key
 from cardtable.server.online.codes import table_key
 from cardtable.server.online.model import Room, RoomError
 from cardtable.server.online.store import RoomRecord
-from cardtable.server.players import player_key
 
 JSON = Any
 BASE = "/api/kings-corner/online"

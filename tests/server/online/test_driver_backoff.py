@@ -19,10 +19,10 @@ from fastapi import FastAPI
 from starlette.testclient import TestClient
 
 from cardtable.server import Settings, create_app
+from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.online.codes import table_key
 from cardtable.server.online.driver import MAX_BACKOFF, MIN_BACKOFF
 from cardtable.server.online.service import Online
-from cardtable.server.online_config import OnlineSettings
 from tests.server.helpers import store_settings
 
 from .helpers import Device

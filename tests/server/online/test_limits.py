@@ -7,7 +7,7 @@ import pytest
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
-from cardtable.server.online_config import OnlineSettings
+from cardtable.server.core.online_config import OnlineSettings
 
 from .helpers import BASE, Device, Recorder
 

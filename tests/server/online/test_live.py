@@ -22,9 +22,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from cardtable.server import Settings, create_app
+from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.online.codes import table_key
 from cardtable.server.online.service import Online
-from cardtable.server.online_config import OnlineSettings
 from tests.support.live_server import live_server
 from tests.support.postgres import fresh_schema
 

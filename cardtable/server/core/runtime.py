@@ -1,0 +1,104 @@
+"""What one app instance holds: its settings, its store (opened on first use) and its rate
+limits. Request handlers reach it through the dependencies below. It keeps no cache of player
+ids: a credential is read from the store on every request (players.py), so one signed out or
+deleted is refused at once in every process."""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
+
+from cardtable.server.core.admission import Admission
+from cardtable.server.core.errors import ApiError, rate_limited
+from cardtable.server.core.limits_store import StoredLimits
+from cardtable.server.core.ratelimit import TokenBuckets, retry_after
+from cardtable.server.core.settings import Settings
+from cardtable.server.core.store import Store, StoreError, open_store
+
+
+class Runtime:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._store: Store | None = None
+        self._lock = threading.Lock()
+        self.player_limit = _buckets(settings.player_rate, settings.player_burst)
+        self.signup_limit = _buckets(settings.signup_rate, settings.signup_burst)
+        # docs/devices.md, "Limits": guesses of codes and recovery keys per address; codes
+        # and recovery keys issued per player. Kept in the store (`stored_limit`), so they
+        # hold across server processes: name -> (rate, burst), None for no limit.
+        self.stored_limits: dict[str, tuple[float, int] | None] = {
+            "claim": _stored(settings.claim_rate, settings.claim_burst),
+            "transfer": _stored(settings.transfer_rate, settings.transfer_burst),
+            "recovery": _stored(settings.recovery_rate, settings.recovery_burst),
+        }
+        self.admission = Admission(settings)
+
+    def limit(self, buckets: TokenBuckets | None, key: str) -> None:
+        """Take one token for ``key``, or answer 429 ``rate_limited`` with Retry-After."""
+        if buckets is not None:
+            wait = buckets.take(key)
+            if wait > 0:
+                raise rate_limited(retry_after(wait))
+
+    def stored_limit(self, name: str, key: str, now: datetime) -> None:
+        """Take one token of the stored limit ``name`` for ``key`` (limits_store.py), or
+        answer 429 ``rate_limited`` with Retry-After."""
+        limit = self.stored_limits[name]
+        if limit is not None:
+            wait = StoredLimits(self.store).take(name, key, *limit, now.timestamp())
+            if wait > 0:
+                raise rate_limited(retry_after(wait))
+
+    @property
+    def store(self) -> Store:
+        """The store, connected on first use (so building the app connects nothing)."""
+        store = self._store
+        if store is None:
+            with self._lock:
+                if self._store is None:
+                    try:
+                        self._store = open_store(self.settings)
+                    except StoreError as exc:
+                        raise ApiError(503, "unavailable", "the game store is unavailable") from exc
+                store = self._store
+        return store
+
+    def opened(self) -> Store | None:
+        """The store if it is already open (never blocks)."""
+        return self._store
+
+    def close(self) -> None:
+        with self._lock:
+            store, self._store = self._store, None
+        if store is not None:
+            store.close()
+
+
+def _buckets(rate: float | None, burst: int) -> TokenBuckets | None:
+    return None if rate is None else TokenBuckets(rate, burst)
+
+
+def _stored(rate: float | None, burst: int) -> tuple[float, int] | None:
+    return None if rate is None else (rate, burst)
+
+
+# The dependencies are `async def` so that they run on the event loop instead of taking a
+# thread each; anything that may block (opening the store) is sent to the threadpool.
+async def get_runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+async def get_store(runtime: Annotated[Runtime, Depends(get_runtime)]) -> Store:
+    store = runtime.opened()
+    if store is None:
+        store = await run_in_threadpool(lambda: runtime.store)
+    return store
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+StoreDep = Annotated[Store, Depends(get_store)]

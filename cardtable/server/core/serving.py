@@ -1,0 +1,203 @@
+"""How `cardtable serve` runs uvicorn: connection limits, timeouts, proxy trust and logs that
+cannot flood the disk (docs/reliability.md, "Connections").
+
+- `GuardedH11Protocol`, uvicorn's h11 protocol with two additions:
+  - a *request deadline*: a connection must deliver a whole request (head and body) within
+    `Settings.request_timeout` seconds of opening, or of its previous answer; otherwise it
+    is closed. uvicorn's own keep-alive timeout only covers a connection that sends nothing,
+    so one that sends half its headers (or one byte every few seconds) would stay for ever;
+  - a *connection cap*: at `Settings.max_connections` open connections, a new one first
+    evicts the connection that has been idle longest (between requests, or still sending its
+    head); if every connection is busy with a request, the new one is answered 503 and
+    closed at once. Slow or idle clients therefore cannot lock a fresh client out, and the
+    process never runs out of file descriptors on sockets.
+  A WebSocket is handed to uvicorn's WebSocket protocol on upgrade and none of this applies
+  to it afterwards.
+- `QuietRepeats`: a logging filter that lets the same message through at most a few times
+  a minute, then counts the rest and says how many were dropped (the file-descriptor limit
+  or a storm of refused connections must not write megabytes of identical tracebacks).
+- `uvicorn_config`: everything together; proxy headers (``X-Forwarded-For``/``-Proto``) are
+  trusted only from `Settings.forwarded_allow_ips` (default: from nobody), and the
+  ``server: uvicorn`` banner is off.
+"""
+
+from __future__ import annotations
+
+import logging
+import resource
+import time
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from cardtable.server.core.settings import Settings
+
+_BUSY_BODY = b'{"code":"unavailable","message":"too many connections; try again"}'
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+    b"retry-after: 1\r\nconnection: close\r\ncontent-length: "
+    + str(len(_BUSY_BODY)).encode()
+    + b"\r\n\r\n"
+    + _BUSY_BODY
+)
+
+
+class GuardedH11Protocol(H11Protocol):
+    request_timeout: float = 10.0
+    max_connections: int | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: Any = None
+        self._idle_since = time.monotonic()
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        limit = self.max_connections
+        if limit is not None and len(self.connections) > limit and not self._evict():
+            _log.warning("too many connections (%d): refused one with 503", limit)
+            transport.write(BUSY)
+            transport.close()
+            return
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._idle_since = time.monotonic()
+        self._deadline = self.loop.call_later(self.request_timeout, self._expired)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _waiting(self) -> bool:
+        """True while no whole request has arrived since the connection opened or since its
+        last answer (nothing received yet, or a head or body still coming in)."""
+        return self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
+
+    def _expired(self) -> None:
+        self._deadline = None
+        if self.transport.is_closing() or self.transport.get_protocol() is not self:
+            return  # closed already, or now a WebSocket
+        if self._waiting():
+            self.transport.close()
+
+    def _evict(self) -> bool:
+        """Close the connection idle longest (not this one); False if none is idle."""
+        oldest: GuardedH11Protocol | None = None
+        for other in self.connections:
+            if (
+                other is not self
+                and isinstance(other, GuardedH11Protocol)
+                and other.transport is not None
+                and not other.transport.is_closing()
+                and other.transport.get_protocol() is other
+                and other._waiting()
+                and (oldest is None or other._idle_since < oldest._idle_since)
+            ):
+                oldest = other
+        if oldest is None:
+            return False
+        oldest._disarm()
+        oldest.transport.close()
+        self.connections.discard(oldest)
+        return True
+
+
+_log = logging.getLogger("cardtable.server")
+
+
+class QuietRepeats(logging.Filter):
+    """Let each distinct message (logger and format string) through ``burst`` times per
+    ``period`` seconds; drop the rest and report how many were dropped on the next one let
+    through. Exceptions' tracebacks are kept only on the messages let through."""
+
+    def __init__(self, burst: int = 5, period: float = 60.0) -> None:
+        super().__init__()
+        self.burst, self.period = burst, period
+        self._seen: dict[tuple[str, str], tuple[float, int, int]] = {}  # start, let, dropped
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, str(record.msg))
+        now = time.monotonic()
+        start, let, dropped = self._seen.get(key, (now, 0, 0))
+        if now - start >= self.period:
+            start, let = now, 0
+        if let >= self.burst:
+            self._seen[key] = (start, let, dropped + 1)
+            return False
+        if dropped:
+            record.msg = f"{record.msg} ({dropped} similar messages were dropped)"
+            dropped = 0
+        self._seen[key] = (start, let + 1, dropped)
+        if len(self._seen) > 1000:  # bounded: forget the oldest keys
+            for old in list(self._seen)[:500]:
+                del self._seen[old]
+        return True
+
+
+QUIET_LOGGERS = ("asyncio", "uvicorn.error", "cardtable.server")
+
+
+def quiet_logs() -> None:
+    """Install `QuietRepeats` on the loggers that report errors (not the access log: it has
+    one line per answered request, bounded by the request rate)."""
+    for name in QUIET_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, QuietRepeats) for f in logger.filters):
+            logger.addFilter(QuietRepeats())
+
+
+def default_max_connections() -> int:
+    """Open connections allowed: the file-descriptor limit less a reserve for the store, the
+    search processes' pipes, the site's files and the log (at most 4096)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 4096
+    return max(8, min(4096, soft - min(128, soft // 4)))
+
+
+def uvicorn_config(
+    app: Any,
+    settings: Settings,
+    *,
+    host: str,
+    port: int,
+    access_log: bool = True,
+    log_level: str = "info",
+) -> uvicorn.Config:
+    limit = settings.max_connections or default_max_connections()
+    protocol = type(
+        "CardtableH11Protocol",
+        (GuardedH11Protocol,),
+        {"request_timeout": settings.request_timeout, "max_connections": limit - 1},
+    )
+    trusted = list(settings.forwarded_allow_ips)
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=protocol,
+        log_level=log_level,
+        access_log=access_log,
+        server_header=False,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted or [],
+        # uvicorn answers 503 itself once `limit` requests are in progress at once.
+        limit_concurrency=limit,
+        timeout_keep_alive=settings.keep_alive_timeout,
+        timeout_graceful_shutdown=10,
+        backlog=min(2048, limit),
+    )

@@ -1,0 +1,86 @@
+"""The JSON of the daily deal's routes (docs/daily.md), as pydantic models."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from cardtable.server.games.public import PSGame
+from pydantic import BaseModel, Field
+
+Table = Literal["american", "british"]
+
+
+class DailyRow(BaseModel):
+    rank: int
+    name: str | None = Field(description="The display name, or null: anonymous.")
+    total: int
+    mine: bool
+
+
+class DailyBar(BaseModel):
+    total: int
+    players: int
+
+
+class DailyBoard(BaseModel):
+    players: int = Field(description="Entries on the board (ranked players) that day.")
+    top: list[DailyRow]
+    histogram: list[DailyBar] = Field(description="Players per total, lowest total first.")
+
+
+class DailyMe(BaseModel):
+    status: Literal["open", "counted", "practice", "lost"]
+    game_id: str
+    total: int | None
+    lines: list[str | None] | None = Field(description="Hand of each line: rows, then columns.")
+    eligible: bool = Field(description="The player id was created before the day began.")
+    ranked: bool
+    rank: int | None
+    percentile: float | None = Field(
+        description="Share of ranked players who scored at most as much, in percent."
+    )
+
+
+class Streak(BaseModel):
+    current: int
+    best: int
+
+
+class DailyFairness(BaseModel):
+    algorithm: str
+    commitment: str
+    seed: str | None = Field(description="Null until the day is over.")
+    salt: str | None = Field(description="Null until the day is over.")
+
+
+class DailyDay(BaseModel):
+    day: str
+    table: Table
+    today: bool
+    starts_at: str
+    ends_at: str
+    seconds_left: int = Field(description="Seconds until the next daily deal (0 for past days).")
+    fairness: DailyFairness | None = Field(
+        description="The day's provably fair shuffle (docs/fairness.md): its commitment from "
+        "the start of the day, its seed and salt once the day is over; null for a day whose "
+        "deal nobody drew, or one drawn before fair seeds."
+    )
+    me: DailyMe | None
+    board: DailyBoard
+    streak: Streak
+    display_name: str | None
+    previous_days: list[str]
+
+
+class DailyPlay(BaseModel):
+    day: str
+    counted: bool = Field(description="True for the day's first attempt; false: practice.")
+    game: PSGame
+
+
+class DisplayName(BaseModel):
+    name: str | None = Field(
+        default=None,
+        max_length=256,
+        description="Shown as at most 24 characters after NFKC normalisation; null: anonymous.",
+    )

@@ -1,0 +1,12 @@
+"""The daily feature's entry for the other features: the only module of `daily` that they
+import (`make contracts` holds them to it).
+
+- `settle`: settle a player's open daily entries (statistics and history settle first, so
+  a finished daily deal is counted before it is shown).
+- `DailyStore`: the player's daily entries, for their history, export and deletion.
+"""
+
+from cardtable.server.daily.routes import settle
+from cardtable.server.daily.store import DailyStore
+
+__all__ = ["DailyStore", "settle"]

@@ -1,0 +1,263 @@
+"""The daily Poker Squares deal and its leaderboard (docs/daily.md).
+
+One deal per UTC day and point table, the same for everyone: its seed is drawn once and kept
+in `daily_deals`. ``POST /api/daily/{table}/play`` deals it as an ordinary Poker Squares game
+(played with the usual move routes); the player's first attempt of the day is their entry,
+any later one is a practice replay. An entry is settled when the player next reads the daily
+(`settle`): counted if the deal was finished unassisted, and on the board if the player id
+was created before the day began.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import replace
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from cardtable.poker_squares import ENGINE
+from cardtable.server.core import retention
+from cardtable.server.core.errors import damaged, not_found, responses
+from cardtable.server.core.runtime import RuntimeDep, StoreDep
+from cardtable.server.core.store import Store
+from cardtable.server.daily.models import (
+    DailyBar,
+    DailyBoard,
+    DailyDay,
+    DailyFairness,
+    DailyMe,
+    DailyPlay,
+    DailyRow,
+    DisplayName,
+    Streak,
+    Table,
+)
+from cardtable.server.daily.store import DailyStore, Entry, Settled
+from cardtable.server.devices.public import PlayerDep
+from cardtable.server.games.public import PS_KIND as KIND
+from cardtable.server.games.public import StatsStore
+from cardtable.server.games.public import render_ps as render
+
+router = APIRouter(prefix="/api/daily", tags=["daily"])
+
+TABLES: tuple[Table, ...] = ("american", "british")
+TARGET = "normal"
+PREVIOUS_DAYS = 30
+SETTLE_BATCH = 100
+NAME_MAX = 24
+ZWJ = "\u200d"  # joins emoji sequences; every other format character is dropped
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+# -- the clock (tests set ``app.state.daily_clock``) ---------------------------------------
+def clock(request: Request) -> datetime:
+    """Now, in UTC: ``app.state.daily_clock()`` when a test injected one."""
+    injected = getattr(request.app.state, "daily_clock", None)
+    return injected() if injected is not None else datetime.now(UTC)
+
+
+def day_of(moment: datetime) -> str:
+    return moment.astimezone(UTC).date().isoformat()
+
+
+def day_start(day: str) -> datetime:
+    return datetime.combine(date.fromisoformat(day), time(), tzinfo=UTC)
+
+
+# -- settling ------------------------------------------------------------------------------
+def settle(store: Store, player: str) -> None:
+    """Settle the player's open entries whose game has ended (or was replaced)."""
+    for entry in DailyStore(store).open_entries(player):
+        _settle(store, player, entry)
+
+
+def settle_day(store: Store, day: str, variant: str) -> None:
+    """Settle the day's open entries whose deal is finished, at most `SETTLE_BATCH` (the
+    players who finished but have not read the daily since)."""
+    daily = DailyStore(store)
+    for player in daily.finished_open(day, variant, SETTLE_BATCH):
+        entry = daily.entry(player, day, variant)
+        if entry is not None and entry.status == "open":
+            _settle(store, player, entry)
+
+
+def _settle(store: Store, player: str, entry: Entry) -> None:
+    daily = DailyStore(store)
+    record = store.load_game(entry.game_id, player)
+    if record is not None and not record.finished:
+        if not record.current:
+            daily.close(player, entry, None)
+        return
+    first = StatsStore(store).first_finish(entry.game_id, player)
+    if first is None or first.total is None:
+        daily.close(player, entry, None)
+        return
+    lines: list[str | None] = [None] * 10
+    if record is not None:
+        try:
+            game = ENGINE.from_dict(record.state)
+            lines = [None if h is None else h.key for h in game.line_hands]
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            pass
+    daily.close(player, entry, Settled(first.total, lines, first.practice, first.finished_at))
+
+
+def streak(days: list[str], today: str) -> Streak:
+    """Consecutive days with a counted daily: the run ending today (or yesterday, while
+    today's is still to play) and the longest."""
+    ordered = sorted({date.fromisoformat(d) for d in days})
+    best = run = 0
+    previous: date | None = None
+    for d in ordered:
+        run = run + 1 if previous is not None and d - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = d
+    current = 0
+    if ordered and (date.fromisoformat(today) - ordered[-1]).days <= 1:
+        current = run
+    return Streak(current=current, best=best)
+
+
+def _me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
+    if entry is None or entry.status == "creating":
+        return None
+    rank = percentile = None
+    if entry.ranked and entry.total is not None:
+        rank, players, at_or_below = daily.rank(entry.day, entry.variant, entry.total)
+        percentile = round(100 * at_or_below / players, 1) if players else None
+    return DailyMe(
+        status=entry.status,  # type: ignore[arg-type]
+        game_id=entry.game_id,
+        total=entry.total,
+        lines=entry.lines,
+        eligible=entry.eligible,
+        ranked=entry.ranked,
+        rank=rank,
+        percentile=percentile,
+    )
+
+
+# -- routes ---------------------------------------------------------------------------------
+@router.get("/{table}", response_model=DailyDay, responses=responses(401, 404, 422))
+def daily(
+    table: Table,
+    player: PlayerDep,
+    store: StoreDep,
+    request: Request,
+    day: Annotated[
+        str | None, Query(pattern=_DAY.pattern, description="YYYY-MM-DD (UTC); today by default.")
+    ] = None,
+) -> DailyDay:
+    """The day's deal at ``table``: the player's entry, rank and streak, the top 100, the
+    histogram of every ranked total and the earlier days."""
+    now = clock(request)
+    today = day_of(now)
+    day = today if day is None else day
+    try:
+        start = day_start(day)
+    except ValueError:  # a date the calendar does not have, such as 2030-02-30
+        raise not_found("day") from None
+    if day > today:
+        raise not_found("day")
+    settle(store, player)
+    settle_day(store, day, table)
+    daily_store = DailyStore(store)
+    # Today's deal is drawn (and committed) by the first request of the day; a past day's
+    # seed and salt are public, since nobody can play it for the board any more.
+    deal = daily_store.deal(day, table) if day == today else daily_store.stored(day, table)
+    fair = None if deal is None else deal.fair
+    end = start + timedelta(days=1)
+    counts = daily_store.counts(day, table)
+    return DailyDay(
+        day=day,
+        table=table,
+        today=day == today,
+        starts_at=start.isoformat(),
+        ends_at=end.isoformat(),
+        seconds_left=max(0, int((end - now).total_seconds())) if day == today else 0,
+        fairness=None
+        if fair is None
+        else DailyFairness(**replace(fair, withheld=day == today).public(over=True)),
+        me=_me(daily_store, daily_store.entry(player, day, table)),
+        board=DailyBoard(
+            players=sum(n for _, n in counts),
+            top=[
+                DailyRow(rank=r.rank, name=r.name, total=r.total, mine=r.mine)
+                for r in daily_store.top(day, table, player)
+            ],
+            histogram=[DailyBar(total=t, players=n) for t, n in counts],
+        ),
+        streak=streak(daily_store.counted_days(player), today),
+        display_name=daily_store.name(player),
+        previous_days=daily_store.days(table, today, PREVIOUS_DAYS),
+    )
+
+
+@router.post(
+    "/{table}/play", status_code=201, response_model=DailyPlay, responses=responses(401, 422)
+)
+def play(
+    table: Table, player: PlayerDep, store: StoreDep, runtime: RuntimeDep, request: Request
+) -> DailyPlay:
+    """Deal today's deal: the first attempt (counted if played unassisted), the same attempt
+    again while it is unfinished, or a practice replay after it."""
+    now = clock(request)
+    today = day_of(now)
+    daily_store = DailyStore(store)
+    deal = daily_store.deal(today, table)
+    settle(store, player)
+    entry = daily_store.entry(player, today, table)
+    if entry is not None and entry.status == "open":
+        record = store.load_game(entry.game_id, player)
+        if record is not None and record.current and not record.finished:
+            return DailyPlay(day=today, counted=True, game=render(record))
+    first = entry is None and daily_store.claim(
+        player, today, table, _created_before(store, player, day_start(today))
+    )
+    options: dict[str, Any] = {"table": table, "target": TARGET, "replay": not first}
+    if deal.fair is not None:  # withheld: the game's view never shows the day's seed
+        options["fair"] = deal.fair.saved()
+    game = ENGINE.new(deal.seed, options)
+    log = [{"action": "deal", "daily": today, "replay_of": None}]
+    record = store.create_game(player, KIND, ENGINE.to_dict(game), finished=False, log=log)
+    if first:
+        daily_store.attach(player, today, table, record.id)
+    store.prune(player, KIND, retention.keep(runtime))
+    return DailyPlay(day=today, counted=first, game=render(record, game))
+
+
+def _created_before(store: Store, player: str, moment: datetime) -> bool:
+    created = StatsStore(store).created_at(player)
+    if created is None:  # pragma: no cover - the player was just checked
+        return False
+    try:
+        return datetime.fromisoformat(created) < moment
+    except ValueError:
+        raise damaged("player") from None
+
+
+@router.put("/me/name", response_model=DisplayName, responses=responses(401))
+def set_name(body: DisplayName, player: PlayerDep, store: StoreDep) -> DisplayName:
+    """Set the display name on the boards, as it will show: NFKC-normalised, trimmed, without
+    control, format or unassigned characters, at most 24 characters. Null, or a text with
+    nothing left, makes the player anonymous."""
+    name = None if body.name is None else clean_name(body.name)
+    DailyStore(store).set_name(player, name)
+    return DisplayName(name=name)
+
+
+def clean_name(text: str) -> str | None:
+    name = unicodedata.normalize("NFKC", text)
+    kept = "".join(
+        ch
+        for ch in name
+        if ch == ZWJ
+        or not (
+            unicodedata.category(ch).startswith("C") or unicodedata.category(ch) in ("Zl", "Zp")
+        )
+    )
+    kept = " ".join(kept.split())[:NAME_MAX].strip()
+    return kept or None

@@ -1,0 +1,100 @@
+"""Anonymous players: an id is a long random token the browser keeps and sends as the
+``X-Player-Id`` header. The store only ever sees its SHA-256 hash, and logs show at most a
+short prefix of that hash, so a database or log leak does not hand out anyone's games.
+
+Each browser's id is its own device credential (docs/devices.md): its hash is a row of
+``credentials`` naming the player (the key every other table joins on). A player's first
+credential is the id it was created with, whose hash is the player key itself. Every request
+reads that row (one primary-key read, no in-process cache), so a revoked or deleted
+credential is refused on its very next request in every process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Request
+from fastapi.concurrency import run_in_threadpool
+
+from cardtable.server.core.errors import no_player, responses, revoked
+from cardtable.server.core.runtime import Runtime, RuntimeDep
+from cardtable.server.devices import service as devices
+from cardtable.server.devices.models import NewPlayer
+from cardtable.server.devices.store import Credential, DeviceStore
+
+PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{22,128}")  # 22 base64url characters hold 128 bits
+
+
+def new_player_id() -> str:
+    """192 random bits, URL-safe base64 (32 characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def player_key(player_id: str) -> str:
+    """What the store keeps for a player id (and for any credential: its SHA-256)."""
+    return hashlib.sha256(player_id.encode("ascii")).hexdigest()
+
+
+def authenticate(runtime: Runtime, player_id: str | None, now: datetime) -> Credential:
+    """The valid device credential of ``player_id``; 401 ``revoked`` when it was signed
+    out, 401 ``no_player`` when it is missing, malformed, unknown or a recovery key. A use
+    is recorded only when the last recorded one is more than 5 minutes old."""
+    if player_id is None or not PLAYER_ID.fullmatch(player_id):
+        raise no_player()
+    cred = player_key(player_id)
+    rows = DeviceStore(runtime.store)  # opened on first use: call it off the event loop
+    found = rows.resolve(cred)
+    if found is None:
+        found = rows.adopt(cred, now)
+        if found is None:
+            raise no_player()
+    if found.kind != "device":  # a recovery key is no player id, signed out or not
+        raise no_player()
+    if found.revoked_at is not None:
+        raise revoked()
+    if found.last_used_at < devices.iso(now - devices.TOUCH_AFTER):
+        rows.touch(cred, now, now - devices.TOUCH_AFTER)
+    return found
+
+
+async def current_device(
+    request: Request,
+    runtime: RuntimeDep,
+    x_player_id: Annotated[str | None, Header(description="The id from POST /api/players.")] = None,
+) -> Credential:
+    """The caller's device credential (see `authenticate`)."""
+    if x_player_id is None or not PLAYER_ID.fullmatch(x_player_id):
+        raise no_player()  # made-up ids cost no store read
+    now = devices.now_of(request.app.state)
+    device = await run_in_threadpool(authenticate, runtime, x_player_id, now)
+    # Only known ids get a bucket: made-up ids are refused above and cost no memory here.
+    runtime.limit(runtime.player_limit, device.player)
+    return device
+
+
+DeviceDep = Annotated[Credential, Depends(current_device)]
+
+
+async def current_player(device: DeviceDep) -> str:
+    """The caller's player key; 401 ``no_player`` or ``revoked`` (see `authenticate`)."""
+    return device.player
+
+
+PlayerDep = Annotated[str, Depends(current_player)]
+
+router = APIRouter(tags=["players"])
+
+
+@router.post("/api/players", status_code=201, response_model=NewPlayer, responses=responses(429))
+def create_player(request: Request, runtime: RuntimeDep) -> NewPlayer:
+    """A new anonymous player id (keep it; every game belongs to it)."""
+    address = request.client.host if request.client is not None else "unknown"
+    runtime.limit(runtime.signup_limit, address)
+    player_id = new_player_id()
+    name = devices.default_name(request.headers.get("user-agent", ""))
+    runtime.store.create_player(player_key(player_id), device_name=name)
+    return NewPlayer(player_id=player_id)

@@ -1,0 +1,15 @@
+"""The devices feature's entry for the other features: the only module of `devices` that
+they import (`make contracts` holds them to it).
+
+- Who is asking: `PlayerDep` (a route's player, from the ``X-Player-Id`` credential, refused
+  when unknown, revoked or deleted), and `PLAYER_ID` and `authenticate` for the live channel,
+  which reads the credential from its hello message instead of a header.
+- `now_of`: the clock the device routes read (tests inject one).
+- `DeviceStore`: a player's devices, so "delete my data" (statistics) deletes them too.
+"""
+
+from cardtable.server.devices.players import PLAYER_ID, PlayerDep, authenticate
+from cardtable.server.devices.service import now_of
+from cardtable.server.devices.store import DeviceStore
+
+__all__ = ["PLAYER_ID", "DeviceStore", "PlayerDep", "authenticate", "now_of"]

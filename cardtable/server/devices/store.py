@@ -1,0 +1,174 @@
+"""Device credentials and transfer codes (docs/devices.md) over the store's SQL.
+
+A credential row maps the SHA-256 of one browser's id (or of a recovery key) to a player;
+a transfer code row holds the SHA-256 of a code, live until ``expires_at`` and claimed once
+by a compare-and-set (``UPDATE ... WHERE used_at IS NULL AND expires_at > now``), so two
+claims at once, in any processes, have exactly one winner. Times are ISO-8601 UTC text, as
+everywhere in the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from cardtable.server.core.store.migrations import new_device_id
+from cardtable.server.core.store.tables import FeatureTables
+from cardtable.server.devices.service import iso
+
+_COLUMNS = "cred, player, device, name, kind, created_at, last_used_at, revoked_at"
+
+
+@dataclass(frozen=True)
+class Credential:
+    cred: str
+    player: str
+    device: str
+    name: str
+    kind: str
+    created_at: str
+    last_used_at: str
+    revoked_at: str | None
+
+
+def _credential(row: Sequence[Any]) -> Credential:
+    return Credential(*row)
+
+
+class DeviceStore(FeatureTables):
+    what = "device credentials"
+
+    # -- resolving a credential (every request) ----------------------------------------
+    def resolve(self, cred: str) -> Credential | None:
+        """The credential row (revoked or not); one read by primary key."""
+        rows = self._rows(f"SELECT {_COLUMNS} FROM credentials WHERE cred = ?", (cred,))
+        return _credential(rows[0]) if rows else None
+
+    def adopt(self, cred: str, at: datetime) -> Credential | None:
+        """A player created without a credential row (by a process of the code before
+        migration 8 still running beside a newer one): its first credential, ``cred =
+        player``, made now. None when there is no such player."""
+        if not self.sql.has_player(cred):  # a read: unknown ids never take the write lock
+            return None
+        with self.sql.transaction() as tx:
+            self._exec(
+                tx,
+                f"INSERT INTO credentials ({_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, NULL "
+                "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) ON CONFLICT (cred) DO NOTHING",
+                (cred, cred, new_device_id(), "Browser", "device", iso(at), iso(at), cred),
+            )
+        return self.resolve(cred)
+
+    def touch(self, cred: str, at: datetime, older_than: datetime) -> None:
+        """Record a use, only if the last recorded one is older than ``older_than``."""
+        with self.sql.transaction() as tx:
+            self._exec(
+                tx,
+                "UPDATE credentials SET last_used_at = ? WHERE cred = ? AND last_used_at < ?",
+                (iso(at), cred, iso(older_than)),
+            )
+
+    # -- devices -----------------------------------------------------------------------
+    def add(self, player: str, cred: str, name: str, kind: str, at: datetime) -> Credential:
+        """A new credential of ``player``."""
+        row = (cred, player, new_device_id(), name, kind, iso(at), iso(at), None)
+        with self.sql.transaction() as tx:
+            self._exec(tx, f"INSERT INTO credentials ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       row)  # fmt: skip
+        return _credential(row)
+
+    def devices(self, player: str) -> list[Credential]:
+        """The player's credentials still valid, oldest first."""
+        rows = self._rows(
+            f"SELECT {_COLUMNS} FROM credentials WHERE player = ? AND revoked_at IS NULL "
+            "ORDER BY created_at, device",
+            (player,),
+        )
+        return [_credential(r) for r in rows]
+
+    def rename(self, cred: str, name: str) -> None:
+        with self.sql.transaction() as tx:
+            self._exec(tx, "UPDATE credentials SET name = ? WHERE cred = ?", (name, cred))
+
+    def revoke(self, player: str, device: str, at: datetime) -> bool:
+        """Sign one device of ``player`` out; False when it has no such valid device."""
+        with self.sql.transaction() as tx:
+            n = self._exec(
+                tx,
+                "UPDATE credentials SET revoked_at = ? WHERE player = ? AND device = ? "
+                "AND revoked_at IS NULL",
+                (iso(at), player, device),
+            ).rowcount
+        return bool(n == 1)
+
+    def revoke_others(self, player: str, cred: str, at: datetime) -> int:
+        """Sign every other credential of ``player`` out (recovery keys too); how many."""
+        with self.sql.transaction() as tx:
+            n = self._exec(
+                tx,
+                "UPDATE credentials SET revoked_at = ? WHERE player = ? AND cred <> ? "
+                "AND revoked_at IS NULL",
+                (iso(at), player, cred),
+            ).rowcount
+        return int(n)
+
+    # -- transfer codes ----------------------------------------------------------------
+    def new_code(
+        self, player: str, code: str, device: str, at: datetime, expires: datetime
+    ) -> None:
+        """A live code for ``player`` (its hash), replacing the player's unused ones."""
+        with self.sql.transaction() as tx:
+            self._exec(
+                tx, "DELETE FROM transfer_codes WHERE player = ? AND used_at IS NULL", (player,)
+            )
+            self._exec(
+                tx,
+                "INSERT INTO transfer_codes (code, player, created_by, created_at, expires_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (code, player, device, iso(at), iso(expires)),
+            )
+
+    def live_code(self, player: str, at: datetime) -> tuple[str, str] | None:
+        """(code hash, expires_at) of the player's live code, if any."""
+        rows = self._rows(
+            "SELECT code, expires_at FROM transfer_codes WHERE player = ? AND used_at IS NULL "
+            "AND expires_at > ? ORDER BY created_at DESC LIMIT 1",
+            (player, iso(at)),
+        )
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def claim_code(self, code: str, cred: str, name: str, at: datetime) -> Credential | None:
+        """Claim a live code and make ``cred`` a device of its player, in one transaction;
+        None (nothing written) when the code is unknown, used or expired."""
+        with self.sql.transaction() as tx:
+            row = self._exec(
+                tx,
+                "SELECT player FROM transfer_codes WHERE code = ? AND used_at IS NULL "
+                "AND expires_at > ?",
+                (code, iso(at)),
+            ).fetchone()
+            if row is None:
+                return None
+            device = new_device_id()
+            won = self._exec(
+                tx,
+                "UPDATE transfer_codes SET used_at = ?, used_by = ? WHERE code = ? "
+                "AND used_at IS NULL AND expires_at > ?",
+                (iso(at), device, code, iso(at)),
+            ).rowcount
+            if won != 1:  # another claim took it between the read and this write
+                return None
+            new = (cred, row[0], device, name, "device", iso(at), iso(at), None)
+            self._exec(
+                tx, f"INSERT INTO credentials ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", new
+            )
+        return _credential(new)
+
+    # -- the whole record --------------------------------------------------------------
+    def delete_player(self, player: str) -> None:
+        """Every credential, recovery key and transfer code of ``player``."""
+        with self.sql.transaction() as tx:
+            self._exec(tx, "DELETE FROM transfer_codes WHERE player = ?", (player,))
+            self._exec(tx, "DELETE FROM credentials WHERE player = ?", (player,))

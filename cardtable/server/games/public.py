@@ -1,0 +1,60 @@
+"""The games feature's entry for the other features: the only module of `games` that they
+import (`make contracts` holds them to it).
+
+- The game records every game route shares (`records`: load a player's game, check its
+  version, save it by compare-and-set, answer with it), used by online tables and reviews.
+- A stored Kings Corner table (`Table`, its `Entry` log, `TableError`,
+  `MAX_COMPUTER_STEPS`), which online tables play and reviews replay.
+- The JSON models other features embed (`PSGame` in the daily's answer; the Kings Corner
+  view, log, rules and move models in an online table's; `CellEstimate` in a review).
+- A Poker Squares game's kind and rendering (the daily deals ordinary Poker Squares games),
+  the Kings Corner kind, and `StatsStore`: a player's finished games, results, export and
+  deletion over the store's own tables (statistics and the daily read them).
+"""
+
+from cardtable.server.games import service as records
+from cardtable.server.games.kc_table import MAX_COMPUTER_STEPS, Entry, Table, TableError
+from cardtable.server.games.kings_corner import KIND as KC_KIND
+from cardtable.server.games.models import (
+    CellEstimate,
+    CustomRules,
+    KCEvent,
+    KCLogEntry,
+    KCMatch,
+    KCMove,
+    KCView,
+    PresetRules,
+    PSGame,
+    RulesOut,
+    SeatIndex,
+    Strength,
+)
+from cardtable.server.games.models import Table as Variant
+from cardtable.server.games.poker_squares import KIND as PS_KIND
+from cardtable.server.games.poker_squares import render as render_ps
+from cardtable.server.games.store import StatsStore
+
+__all__ = [
+    "KC_KIND",
+    "MAX_COMPUTER_STEPS",
+    "PS_KIND",
+    "CellEstimate",
+    "CustomRules",
+    "Entry",
+    "KCEvent",
+    "KCLogEntry",
+    "KCMatch",
+    "KCMove",
+    "KCView",
+    "PSGame",
+    "PresetRules",
+    "RulesOut",
+    "SeatIndex",
+    "StatsStore",
+    "Strength",
+    "Table",
+    "TableError",
+    "Variant",
+    "records",
+    "render_ps",
+]

@@ -1,0 +1,92 @@
+"""Steps every game route shares: find the caller's game, check the version it was played
+against, and save with compare-and-set, answering 409 ``stale_version`` with the current game
+when another request got there first."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from fastapi import Request
+from pydantic import BaseModel
+from starlette.responses import Response
+
+from cardtable.server.core.errors import ApiError, invalid, not_found, wrong_phase
+from cardtable.server.core.models import dump
+from cardtable.server.core.runtime import Runtime
+from cardtable.server.core.store import GameRecord, Result, StaleVersion, Store
+from cardtable.server.core.store.base import JSON
+
+# Game ids are `secrets.token_urlsafe` text; anything else cannot exist (and some text, such
+# as a NUL character, is refused by PostgreSQL itself), so it is "not found" before any query.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+REPLACED = "a newer game of this kind replaced this one; it can only be viewed"
+
+
+def load(store: Store, game_id: str, player: str, kind: str) -> GameRecord:
+    """The caller's game of ``kind``; 404 for a game that is missing or someone else's."""
+    if not GAME_ID.fullmatch(game_id):
+        raise not_found()
+    record = store.load_game(game_id, player)
+    if record is None or record.kind != kind:
+        raise not_found()
+    return record
+
+
+def stale(current: BaseModel) -> ApiError:
+    return ApiError(
+        409,
+        "stale_version",
+        "the game changed since that version (another tab or a repeated click); "
+        "here is the game as it is now",
+        current=dump(current),
+    )
+
+
+def check(record: GameRecord, version: int, render: Callable[[GameRecord], BaseModel]) -> None:
+    """Refuse a request made against an old version, or aimed at a replaced game."""
+    if record.version != version:
+        raise stale(render(record))
+    if not record.current:
+        raise wrong_phase(REPLACED)
+
+
+def save(
+    store: Store,
+    record: GameRecord,
+    state: JSON,
+    render: Callable[[GameRecord], BaseModel],
+    *,
+    finished: bool,
+    log: Sequence[JSON],
+    result: Result | None = None,
+) -> GameRecord:
+    try:
+        return store.save_game(record, state, finished=finished, log=log, result=result)
+    except StaleVersion:
+        current = store.load_game(record.id, record.player)
+        if current is None:  # pragma: no cover - a game being played is never pruned
+            raise not_found() from None
+        if not current.current:
+            # A newer game replaced this one between its load and this save.
+            raise wrong_phase(REPLACED) from None
+        raise stale(render(current)) from None
+
+
+def requested_seed(runtime: Runtime, request: Request) -> int | None:
+    """The ``X-Test-Seed`` header's deal seed, when `Settings.allow_seed_for_tests` is on
+    (tests build known deals through the API); otherwise None and the header is ignored."""
+    text = request.headers.get("x-test-seed")
+    if text is None or not runtime.settings.allow_seed_for_tests:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 19 and 0 < int(text) < 2**63):
+        raise invalid("X-Test-Seed: a positive integer below 2**63")
+    return int(text)
+
+
+def answer(model: BaseModel, status_code: int = 200) -> Response:
+    """``model`` as the JSON response, serialized once by pydantic. Returning a `Response`
+    skips FastAPI's own handling of a returned model (validated again against
+    ``response_model`` and, for a sync route, in a second trip to the threadpool): the model
+    was validated when it was built, and the route's ``response_model`` still documents it."""
+    return Response(model.model_dump_json(), status_code=status_code, media_type="application/json")

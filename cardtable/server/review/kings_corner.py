@@ -1,0 +1,81 @@
+"""The recorded moves of a Kings Corner match, round by round, from the store's move log, and
+the replay of one finished round (`kings_corner.replay`, docs/review.md).
+
+The log holds every step the routes saved: plays, pile moves and ends (``{"seat", "move",
+"turn", "round"}``), undo (which takes back the round's last play or pile move), reveal and
+the King a draw-last draw put in a corner (neither is a move), the deal and each next round.
+The moves are replayed through the engine from the match's first deal, and the result must
+be the saved match: anything else is a damaged game, never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cardtable import kings_corner as kc
+from cardtable.kings_corner.replay import RoundNotOver, replay_round
+from cardtable.server.core.errors import damaged, wrong_phase
+from cardtable.server.core.store.base import JSON
+from cardtable.server.games.public import Table
+
+NOT_MOVES = ("reveal", "draw-king")
+
+
+def round_moves(log: Sequence[JSON]) -> list[list[str]]:
+    """The moves of each round dealt, in order, with undone moves taken out."""
+    rounds: list[list[str]] = [[]]
+    for entry in log:
+        if entry.get("action") == "next-round":
+            rounds.append([])
+            continue
+        move = entry.get("move")
+        if not isinstance(move, str) or move.startswith(NOT_MOVES):
+            continue
+        if move == "undo":
+            if rounds[-1]:
+                rounds[-1].pop()
+            continue
+        rounds[-1].append(move)
+    return rounds
+
+
+def finished_rounds(match: kc.Match) -> int:
+    """How many rounds of the match are over (those can be replayed)."""
+    return match.round - 1 + (1 if match.state.is_over else 0)
+
+
+def start_of(match: kc.Match) -> kc.Match:
+    """The match as it was dealt."""
+    return kc.Match(match.players, match.rules, match.rounds, match.seed, match.fair_seed)
+
+
+def _replays_to(start: kc.Match, rounds: list[list[str]], saved: kc.Match) -> bool:
+    m = start
+    for k, moves in enumerate(rounds):
+        if k:
+            m = m.next_round()
+        for move in moves:
+            m = m.play(move)
+    return m.round == saved.round and m.state == saved.state and m.totals == saved.totals
+
+
+def replay(table: Table, log: Sequence[JSON], number: int) -> dict[str, Any]:
+    """Round ``number`` of the saved table: 409 ``wrong_phase`` unless the engine says it is
+    over, 409 ``damaged_game`` when the log does not replay to the saved match."""
+    match = table.match
+    if number > finished_rounds(match):
+        raise wrong_phase(f"round {number} is not over: it cannot be replayed yet")
+    rounds = round_moves(log)
+    start = start_of(match)
+    try:
+        if not _replays_to(start, rounds, match):
+            raise damaged("match")
+        out = replay_round(start, rounds, number)
+    except RoundNotOver as exc:  # pragma: no cover - finished_rounds said it was over
+        raise wrong_phase(str(exc)) from None
+    except ValueError:  # MatchError, IllegalMove, MoveError: a log that does not replay
+        raise damaged("match") from None
+    out["seats"] = [kind for kind, _ in table.seats]
+    out["finished_rounds"] = finished_rounds(match)
+    return out

@@ -1,0 +1,109 @@
+"""The JSON of the review routes (docs/review.md): a Poker Squares review and its progress, a
+Kings Corner round replay. Response models only list what may be shown: a review exists
+only for a finished deal (every card of it is on the grid) and a replay only for a round
+that is over (every hand is public then); the stock's order has no field."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from cardtable.server.core.models import Response
+from cardtable.server.games.public import CellEstimate, Variant
+
+Mark = Literal["inaccuracy", "mistake", "blunder"]
+
+
+class ReviewStep(Response):
+    index: int = Field(description="0-based placement number (0-24).")
+    card: str
+    chosen: list[int] = Field(description="[row, col] where the card went (0-based).")
+    best: list[int] = Field(description="[row, col] of the engine's best cell.")
+    expected: float = Field(description="Estimated final total after this placement.")
+    best_estimate: float
+    loss: float = Field(description="best_estimate - expected: expected points lost.")
+    mark: Mark | None
+    estimates: list[CellEstimate] = Field(description="Every empty cell, as the hint shows it.")
+
+
+class PSReview(Response):
+    table: Variant
+    budget: int
+    thresholds: dict[str, float]
+    cards: list[str] = Field(description="The 25 cards in the order they were turned.")
+    placements: list[list[int]]
+    total: int
+    line_scores: list[int | None]
+    line_hands: list[str | None]
+    start_estimate: float
+    expected_loss: float = Field(description="Sum of the losses (accuracy: lower is better).")
+    marks: dict[str, int]
+    par: int = Field(description="The hint engine's own score on this card sequence.")
+    vs_par: int
+    par_placements: list[list[int]]
+    par_line_scores: list[int | None]
+    steps: list[ReviewStep]
+
+
+class PSReviewStatus(Response):
+    state: Literal["none", "waiting", "running", "done", "failed"] = Field(
+        description="none: never asked; waiting: every worker of this process is busy, ask "
+        "again; running: being computed (done of total steps); done: `review` holds it; "
+        "failed: the computation failed (ask again to retry)."
+    )
+    done: int
+    total: int
+    review: PSReview | None = None
+
+
+class KCFrame(Response):
+    hands: list[list[str]]
+    piles: dict[str, list[str]]
+    stock_count: int
+    to_play: int
+
+
+class KCReplayStep(Response):
+    move: str
+    frame: KCFrame
+
+
+class KCTurnEnd(Response):
+    kept: int = Field(description="Cards left in the hand when the turn ended.")
+    penalty: int
+    open_next: int | None = Field(
+        description="The next seat's cards playable at once when its turn began."
+    )
+
+
+class KCSuggestion(KCTurnEnd):
+    moves: list[str]
+
+
+class KCReplayTurn(Response):
+    seat: int
+    turn: int
+    start: KCFrame
+    moves: list[KCReplayStep]
+    actual: KCTurnEnd
+    suggested: KCSuggestion
+    same: bool
+
+
+class KCReplayResult(Response):
+    penalties: list[int]
+    winners: list[int]
+    ending: Literal["out", "blocked"]
+
+
+class KCReplay(Response):
+    round: int
+    rounds: int
+    players: int
+    seats: list[Literal["human", "computer"]]
+    finished_rounds: int = Field(description="How many rounds of the match can be replayed.")
+    rules: dict[str, str | bool]
+    turns: list[KCReplayTurn]
+    result: KCReplayResult
+    final: KCFrame

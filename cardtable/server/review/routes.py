@@ -1,0 +1,91 @@
+"""Engine review of finished games (docs/review.md): Poker Squares placements reviewed by the
+hint engine in the background, and Kings Corner rounds replayed with every hand shown.
+
+Nothing here shows anything the player could not see already: a deal in progress is never
+reviewed and a round in progress never replayed (409 ``wrong_phase``), which the engine
+decides from the saved game (`Game.is_over`, the round's state), and someone else's game is
+404 like every game route.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+from fastapi import APIRouter, Path
+
+from cardtable import poker_squares as ps
+from cardtable.poker_squares.review import REVIEW_BUDGET
+from cardtable.server.core.errors import damaged, responses, wrong_phase
+from cardtable.server.core.runtime import Runtime, RuntimeDep, StoreDep
+from cardtable.server.core.store import GameRecord, Store
+from cardtable.server.devices.public import PlayerDep
+from cardtable.server.games.public import Table
+from cardtable.server.games.public import records as games
+from cardtable.server.review import jobs as review_jobs
+from cardtable.server.review import kings_corner as review_kc
+from cardtable.server.review.models import KCReplay, PSReviewStatus
+from cardtable.server.review.store import ReviewStore
+
+router = APIRouter(prefix="/api/review", tags=["review"])
+_RESPONSES = responses(401, 404, 409)
+RoundNumber = Annotated[int, Path(ge=1, le=5, description="The round, 1-based.")]
+
+
+def _finished_deal(store: Store, game_id: str, player: str) -> tuple[GameRecord, ps.Game]:
+    record = games.load(store, game_id, player, "poker-squares")
+    try:
+        game = ps.ENGINE.from_dict(record.state)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        raise damaged("deal") from None
+    if not game.is_over:
+        raise wrong_phase("the deal is not over: a deal in progress is never reviewed")
+    return record, game
+
+
+def _budget(runtime: Runtime) -> int:
+    budget = runtime.settings.hint_budget
+    return REVIEW_BUDGET if budget is None else max(budget, 0)
+
+
+def _answer(state: tuple[str, int, int, dict[str, object] | None]) -> PSReviewStatus:
+    name, done, total, review = state
+    return PSReviewStatus.model_validate(
+        {"state": name, "done": done, "total": total, "review": review}
+    )
+
+
+@router.post("/poker-squares/{game_id}/start", response_model=PSReviewStatus, responses=_RESPONSES)
+def start_poker_squares(
+    game_id: str, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
+) -> PSReviewStatus:
+    """Start the review of a finished deal (or find it stored): its progress, and the review
+    once done. Asking again is harmless; poll GET for the progress."""
+    record, game = _finished_deal(store, game_id, player)
+    return _answer(review_jobs.ensure(store, record.id, record.version, game, _budget(runtime)))
+
+
+@router.get("/poker-squares/{game_id}", response_model=PSReviewStatus, responses=_RESPONSES)
+def poker_squares(game_id: str, player: PlayerDep, store: StoreDep) -> PSReviewStatus:
+    """The stored review of a finished deal, or its progress (``none`` before POST)."""
+    record, _ = _finished_deal(store, game_id, player)
+    row = ReviewStore(store).load(record.id, review_jobs.PART)
+    return _answer(review_jobs.status(row, time.time()))
+
+
+@router.get(
+    "/kings-corner/{game_id}/rounds/{number}", response_model=KCReplay, responses=_RESPONSES
+)
+def kings_corner_round(
+    game_id: str, number: RoundNumber, player: PlayerDep, store: StoreDep
+) -> KCReplay:
+    """A finished round turn by turn with every hand shown, and for each turn what the
+    strong computer would have played from that seat's view."""
+    record = games.load(store, game_id, player, "kings-corner")
+    try:
+        table = Table.from_dict(record.state)
+    except ValueError:
+        raise damaged("match") from None
+    if number > table.match.rounds:
+        raise wrong_phase(f"the match has {table.match.rounds} rounds")
+    return KCReplay.model_validate(review_kc.replay(table, store.move_log(record.id), number))

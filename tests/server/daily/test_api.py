@@ -1,0 +1,250 @@
+"""The daily deal over HTTP on SQLite and PostgreSQL: one deal per UTC day and table for
+everyone, the first unassisted attempt counted and later ones practice, the board (top,
+rank, percentile, histogram) with only ids created before the day began, the day boundary
+(an injected clock), streaks, display names, and two players finishing at the same moment."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+from cardtable import fairness
+from cardtable.server import Settings
+from cardtable.server.core.store.sql import SqlStore
+from cardtable.server.devices.players import player_key
+from tests.server.helpers import Api, Clock, store_settings
+
+DAY1 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Settings]:
+    with store_settings(request, tmp_path, hint_budget=8) as settings:
+        yield settings
+
+
+@pytest.fixture
+def clock(app: FastAPI) -> Clock:
+    c = Clock(DAY1)
+    app.state.daily_clock = c
+    return c
+
+
+def created_at(app: FastAPI, api: Api, at: datetime) -> None:
+    """Set when the player id was created (the store writes the real time)."""
+    store = app.state.runtime.store
+    assert isinstance(store, SqlStore)
+    assert api.player_id is not None
+    with store.transaction() as tx:
+        tx.execute(
+            store._sql("UPDATE players SET created_at = ? WHERE id = ?"),
+            (at.isoformat(), player_key(api.player_id)),
+        )
+
+
+def start(api: Api, table: str = "american", status: int = 201) -> Any:
+    return api.post(f"/api/daily/{table}/play", status=status)
+
+
+def finish(api: Api, game: Any, upto: int = 25) -> Any:
+    """Place cards row by row until ``upto`` cells are filled."""
+    for i in range(game["view"]["placed"], upto):
+        game = api.ps(game, "moves", row=i // 5, col=i % 5)
+    return game
+
+
+def board(api: Api, table: str = "american", day: str | None = None) -> Any:
+    suffix = "" if day is None else f"?day={day}"
+    return api.get(f"/api/daily/{table}{suffix}")
+
+
+def test_first_attempt_counts_and_later_ones_are_practice(
+    app: FastAPI, api: Api, other: Api, clock: Clock
+) -> None:
+    created_at(app, api, DAY1 - timedelta(days=3))
+    first = start(api)
+    assert first["counted"] and first["day"] == "2030-01-01"
+    assert not first["game"]["view"]["practice"]
+    # The same deal for everyone that day and table; not the same at the other table.
+    assert start(other)["game"]["view"]["card"] == first["game"]["view"]["card"]
+    # Playing again before finishing resumes the attempt.
+    part = finish(api, first["game"], 3)
+    again = start(api)
+    assert again["counted"] and again["game"]["id"] == first["game"]["id"]
+    assert again["game"]["view"]["placed"] == 3
+    done = finish(api, part)
+    assert done["view"]["is_over"]
+
+    day = board(api)
+    me = day["me"]
+    assert me["status"] == "counted" and me["ranked"] and me["eligible"]
+    assert me["total"] == done["view"]["total"] and me["rank"] == 1 and me["percentile"] == 100
+    assert me["lines"] == done["view"]["line_hands"]
+    assert day["board"]["players"] == 1
+    assert day["board"]["top"] == [{"rank": 1, "name": None, "total": me["total"], "mine": True}]
+    assert day["board"]["histogram"] == [{"total": me["total"], "players": 1}]
+    assert day["streak"] == {"current": 1, "best": 1}
+    assert day["today"] and day["seconds_left"] == 12 * 3600
+    assert day["starts_at"].startswith("2030-01-01T00:00:00")
+
+    # A second attempt is practice from its first card, and never counted.
+    replay = start(api)
+    assert not replay["counted"] and replay["game"]["id"] != first["game"]["id"]
+    assert replay["game"]["view"]["practice"] and replay["game"]["view"]["replay"]
+    assert replay["game"]["view"]["card"] == first["game"]["view"]["card"]
+    finish(api, replay["game"])
+    assert board(api)["board"]["players"] == 1
+    # The other player's view of the board: not theirs, and they are not on it (yet).
+    seen = board(other)
+    assert seen["board"]["top"][0]["mine"] is False
+    assert seen["me"]["status"] == "open"
+
+
+def test_a_hint_makes_the_attempt_practice(app: FastAPI, api: Api, clock: Clock) -> None:
+    created_at(app, api, DAY1 - timedelta(days=1))
+    game = start(api, "british")["game"]
+    game = api.ps(game, "hint")["game"]
+    finish(api, game)
+    day = board(api, "british")
+    assert day["me"]["status"] == "practice" and not day["me"]["ranked"]
+    assert day["me"]["rank"] is None and day["board"]["players"] == 0
+    assert day["streak"] == {"current": 0, "best": 0}
+    assert not start(api, "british")["counted"]
+
+
+def test_a_replaced_attempt_is_lost(app: FastAPI, api: Api, clock: Clock) -> None:
+    game = start(api)["game"]
+    finish(api, game, 2)
+    api.ps_new(table="american", target="normal")  # another deal replaces it
+    assert board(api)["me"]["status"] == "lost"
+    assert not start(api)["counted"]
+
+
+def test_day_boundary_and_new_ids(app: FastAPI, api: Api, other: Api, clock: Clock) -> None:
+    # `api` existed before the day; `other` was created during it: counted, not ranked.
+    created_at(app, api, DAY1 - timedelta(days=1))
+    created_at(app, other, DAY1 - timedelta(hours=2))
+    clock.at = datetime(2030, 1, 1, 23, 59, 59, tzinfo=UTC)
+    a = finish(api, start(api)["game"])
+    b = finish(other, start(other)["game"])
+    mine = board(other)
+    assert mine["seconds_left"] == 1
+    assert mine["me"]["status"] == "counted" and not mine["me"]["eligible"]
+    assert not mine["me"]["ranked"] and mine["me"]["rank"] is None
+    assert mine["board"]["players"] == 1 and not mine["board"]["top"][0]["mine"]
+    assert mine["streak"]["current"] == 1  # counted, so the streak goes on
+
+    clock.at = datetime(2030, 1, 2, 0, 0, 0, tzinfo=UTC)  # midnight UTC: a new day
+    day2 = board(other)
+    assert day2["day"] == "2030-01-02" and day2["me"] is None
+    assert day2["previous_days"] == ["2030-01-01"] and day2["seconds_left"] == 86400
+    assert day2["streak"] == {"current": 1, "best": 1}  # yesterday's still counts
+    second = start(other)
+    assert second["counted"] and second["day"] == "2030-01-02"
+    assert second["game"]["id"] != b["id"]
+    finish(other, second["game"])
+    day2 = board(other)
+    assert day2["me"]["ranked"]  # created before this day began
+    assert day2["streak"] == {"current": 2, "best": 2}
+    old = board(api, day="2030-01-01")
+    assert not old["today"] and old["seconds_left"] == 0
+    assert old["me"]["total"] == a["view"]["total"] and old["me"]["rank"] == 1
+
+
+def test_bad_days(api: Api, clock: Clock) -> None:
+    assert api.get("/api/daily/american?day=2030-01-02", status=404)["code"] == "not_found"
+    assert api.get("/api/daily/american?day=2030-13-01", status=404)
+    assert api.get("/api/daily/american?day=2029-02-29", status=404)
+    assert api.get("/api/daily/american?day=yesterday", status=422)
+    assert api.get("/api/daily/piquet", status=422)
+
+
+def test_two_players_finish_at_the_same_moment(app: FastAPI, client: Any, clock: Clock) -> None:
+    players = [Api.new_player(client) for _ in range(2)]
+    games = []
+    for p in players:
+        created_at(app, p, DAY1 - timedelta(days=1))
+        games.append(finish(p, start(p)["game"], 24))
+    barrier = threading.Barrier(2)
+    out: list[Any] = [None, None]
+    errors: list[BaseException] = []
+
+    def last(i: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            finish(players[i], games[i])
+            barrier.wait(timeout=10)
+            out[i] = board(players[i])
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=last, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert not errors, errors
+    final = board(players[0])["board"]
+    # The same deal played the same way: one total, two players sharing rank 1.
+    assert final["players"] == 2
+    assert final["histogram"] == [{"total": out[0]["me"]["total"], "players": 2}]
+    assert [r["rank"] for r in final["top"]] == [1, 1]
+    assert all(o["me"]["rank"] == 1 and o["me"]["percentile"] == 100 for o in out)
+
+
+def test_display_name(app: FastAPI, api: Api, clock: Clock) -> None:
+    created_at(app, api, DAY1 - timedelta(days=1))
+    name = "/api/daily/me/name"
+    assert api.call("PUT", name, {"name": " ＡＢＣ "}) == {"name": "ABC"}
+    finish(api, start(api)["game"])
+    assert board(api)["board"]["top"][0]["name"] == "ABC"
+    assert board(api)["display_name"] == "ABC"
+    # At most 24 characters once normalised; control and format characters are dropped.
+    assert api.call("PUT", name, {"name": "x" * 30}) == {"name": "x" * 24}
+    assert api.call("PUT", name, {"name": "a\u0000b\u200bc"}) == {"name": "abc"}
+    assert api.call("PUT", name, {"name": "\u0001 "}) == {"name": None}
+    api.call("PUT", name, {"name": "x" * 257}, status=422)
+    # Markup is kept as text: the page shows it with textContent.
+    assert api.call("PUT", name, {"name": "<b>&</b>"}) == {"name": "<b>&</b>"}
+    assert board(api)["board"]["top"][0]["name"] == "<b>&</b>"
+    assert api.call("PUT", name, {"name": None}) == {"name": None}
+    assert board(api)["board"]["top"][0]["name"] is None
+
+
+def test_the_day_is_provably_fair_and_its_seed_waits_for_the_day_to_end(
+    app: FastAPI, api: Api, clock: Clock
+) -> None:
+    """The commitment is published with the first read of the day; the seed and salt are
+    in no game answer (not even a finished one, nor its practice replay) until the day is
+    over, and then they match the commitment and deal exactly the day's cards."""
+    day = board(api)
+    fair = day["fairness"]
+    assert fair["seed"] is None and fair["salt"] is None and len(fair["commitment"]) == 64
+    first = start(api)
+    assert first["game"]["view"]["fairness"]["commitment"] == fair["commitment"]
+    seen = [first["game"]["view"]["card"]]
+    game = first["game"]
+    for i in range(25):
+        game = api.ps(game, "moves", row=i // 5, col=i % 5)
+        assert game["view"]["fairness"]["seed"] is None, "the day's seed left the server"
+        if game["view"]["card"] is not None:
+            seen.append(game["view"]["card"])
+    assert game["view"]["is_over"]
+    replay = finish(api, start(api)["game"])
+    assert replay["view"]["is_over"] and replay["view"]["fairness"]["seed"] is None
+    assert board(api)["fairness"]["seed"] is None
+
+    clock.at = DAY1 + timedelta(days=1)
+    past = board(api, day="2030-01-01")["fairness"]
+    assert past["commitment"] == fair["commitment"]
+    assert fairness.commitment(past["seed"], past["salt"]) == fair["commitment"]
+    assert [str(c) for c in fairness.fair_deck(past["seed"])[:25]] == seen
+    # The new day has a new commitment, and its seed is not shown.
+    today = board(api)["fairness"]
+    assert today["commitment"] != fair["commitment"] and today["seed"] is None
