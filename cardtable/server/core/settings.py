@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cardtable.server.core.online_config import OnlineSettings
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
 
 @dataclass(frozen=True)
