@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from cardtable import fairness
+from cardtable import kings_corner as kc
 from cardtable.cli.main import main
+from cardtable.server.online.model import Config, Room
+from cardtable.server.online.render import device_view
 
 SEED = bytes(range(32)).hex()
 SALT = bytes(range(16)).hex()
@@ -66,3 +70,70 @@ def test_bad_input_is_a_usage_error(
 ) -> None:
     assert main(["verify", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def _online_round() -> tuple[dict[str, Any], list[str]]:
+    """A 2-person online table whose match seed is SEED, played to the round's end through
+    the room (`Room`, pure): the fairness its end view publishes and Bob's first hand as his
+    device saw it."""
+    ann, bob, now = "a" * 32, "b" * 32, 1000.0
+    config = Config(players=2, rules=kc.Rules.preset("standard"), rounds=1, turn_timer=None,
+                    grace=60.0, stand_in="easy", step=0.5)  # fmt: skip
+    room = Room.create(config, [("me", None, None), ("invite", None, None)], ann, "Ann", now)
+    joined = room.join(bob, "Bob", None, now)
+    assert joined is not None
+    room = joined.start(ann, 5, now, fair_seed=SEED)
+
+    def seen(player: str) -> dict[str, Any]:
+        view = device_view(room, player, token="t", code=None, now=now)["view"]
+        assert isinstance(view, dict)
+        return view
+
+    first = seen(bob)
+    assert first["fairness"]["seed"] is None and first["fairness"]["commitment"]
+    players = {0: ann, 1: bob}
+    for _ in range(1000):
+        if room.to_play is None:
+            break
+        player = players[room.to_play]
+        moves = seen(player)["legal_moves"]
+        room = room.move(player, next((m for m in moves if m != "end"), "end"), now)
+    last = seen(bob)
+    assert last["is_over"] and last["fairness"]["seed"] is not None
+    assert last["fairness"]["commitment"] == first["fairness"]["commitment"]
+    return last["fairness"], first["hand"]
+
+
+def test_an_online_round_verifies_and_a_tampered_one_does_not(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The values an online table's end view publishes check like a local round's: the
+    commitment, and the hand Bob's device was dealt (seat 1: cards 8-14 of the deck)."""
+    fair, hand = _online_round()
+    round_one = fairness.round_fair(SEED, 1)
+    assert (fair["seed"], fair["salt"]) == (round_one.seed, round_one.salt)
+    seed, salt, committed = fair["seed"], fair["salt"], fair["commitment"]
+    deck = [str(c) for c in fairness.fair_deck(seed)]
+    assert set(deck[7:14]) <= set(hand)
+    args = ["--players", "2", "--seat", "1", "--json"]
+    assert main(["verify", seed, salt, committed, *args, "--hand", " ".join(hand)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is True and data["hand_ok"] is True and data["dealt_hand"] == deck[7:14]
+
+    # A changed card: one of Bob's dealt cards swapped for a card he was not dealt.
+    other = next(c for c in deck[14:] if c not in hand)
+    changed = [other if c == deck[7] else c for c in hand]
+    assert main(["verify", seed, salt, committed, *args, "--hand", " ".join(changed)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["hand_ok"] is False and deck[7] in data["mismatch"]
+    # A changed seed (last hex digit) or salt: the commitment no longer matches.
+    flip = {"0": "1"}
+    bad_seed = seed[:-1] + flip.get(seed[-1], "0")
+    bad_salt = salt[:-1] + flip.get(salt[-1], "0")
+    for s, t in ((bad_seed, salt), (seed, bad_salt)):
+        assert main(["verify", s, t, committed, *args, "--hand", " ".join(hand)]) == 1
+        data = json.loads(capsys.readouterr().out)
+        assert data["commitment_ok"] is False and data["ok"] is False
+    # Another round's values do not pass for this one.
+    two = fairness.round_fair(SEED, 2)
+    assert main(["verify", two.seed, two.salt, committed, *args]) == 1

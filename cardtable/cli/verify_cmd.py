@@ -4,9 +4,10 @@ From the values the page shows once a deal or round is over (seed, salt, and the
 shown before the first card) it checks that ``SHA-256(seed || salt)`` is the commitment,
 recomputes the deck, and checks the cards the player saw: ``--cards`` in the order they were
 turned (Poker Squares: the 25 cards, or with ``--any-order`` the grid's cards in any order);
-``--players N --hand CARDS [--seat K]`` for a Kings Corner round: the seat's 7 dealt cards
-must all be in the hand the player was dealt (a hand seen at the start may also hold the
-first turn's draw). Exit status 0 when everything matches, 1 when something does not.
+``--players N --hand CARDS [--seat K]`` for a Kings Corner round, at a local or an online
+table alike: the seat's 7 dealt cards must all be in the hand the player was dealt (a hand
+seen at the start may also hold the first turn's draw). Exit status 0 when everything
+matches, 1 when something does not.
 """
 
 from __future__ import annotations

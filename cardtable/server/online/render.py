@@ -2,7 +2,8 @@
 
 Only the engine's `view` for the device's viewer leaves the server (a spectator's view when
 it has none), and each event as that viewer may see it (`Event.seen_by`), so no other hand,
-no stock order and no other person's drawn card is ever in it.
+no stock order and no other person's drawn card is ever in it. A fair match's view carries
+the round's commitment, and its seed and salt once the round is over (docs/fairness.md).
 """
 
 from __future__ import annotations
@@ -61,12 +62,24 @@ def device_view(
         ],
         "turn": None if seat is None else {"seat": seat, "deadline": room.turn_deadline},
         "viewer": viewer,
-        "view": None if state is None else kc.ENGINE.view(state, viewer),
+        "view": None if game is None else _view(game.match, viewer),
         "match": None if game is None else _match(game.match),
         "log": [] if game is None else _log(room),
         "spectators": room.spectators,
         "events": [] if since is None else [e.seen_by(viewer) for e in room.events_since(since)],
     }
+
+
+def _view(m: kc.Match, viewer: int | None) -> dict[str, Any]:
+    """The round as ``viewer`` sees it; a fair match adds the round's ``fairness`` exactly as a
+    local match does (docs/fairness.md): the commitment from the round's first card, its seed
+    and salt once the round is over. The match's own seed, from which every round's is
+    derived, never leaves the server."""
+    view = kc.ENGINE.view(m.state, viewer)
+    fair = m.round_fair
+    if fair is not None:
+        view["fairness"] = fair.public(m.state.is_over) | {"round": m.round}
+    return view
 
 
 def _match(m: kc.Match) -> dict[str, Any]:
