@@ -10,6 +10,9 @@ import (`make contracts` holds them to it).
 - A Poker Squares game's kind and rendering (the daily deals ordinary Poker Squares games),
   the Kings Corner kind, and `StatsStore`: a player's finished games, results, export and
   deletion over the store's own tables (statistics and the daily read them).
+- `shown`: a saved game record as its player may see it (an unfinished game's view, never
+  its state; a finished one's state with withheld seeds kept back), the one door for any
+  answer that serialises a stored game (the export uses it through `StatsStore.export`).
 """
 
 from cardtable.server.games import service as records
@@ -32,6 +35,7 @@ from cardtable.server.games.models import (
 from cardtable.server.games.models import Table as Variant
 from cardtable.server.games.poker_squares import KIND as PS_KIND
 from cardtable.server.games.poker_squares import render as render_ps
+from cardtable.server.games.shown import shown
 from cardtable.server.games.store import StatsStore
 
 __all__ = [
@@ -57,4 +61,5 @@ __all__ = [
     "Variant",
     "records",
     "render_ps",
+    "shown",
 ]

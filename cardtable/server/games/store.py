@@ -12,8 +12,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.server.core.store.base import JSON
+from cardtable.server.core.store.base import JSON, GameRecord
 from cardtable.server.core.store.tables import FeatureTables
+from cardtable.server.games.shown import shown
 
 FINISHES = 5000
 """Result rows read at most per kind (the store keeps no more per player by default)."""
@@ -82,7 +83,8 @@ class StatsStore(FeatureTables):
         return Finish(r[0], r[1], r[2], total, bool(r[4]), _json(r[5]), r[6])
 
     def export(self, player: str) -> JSON:
-        """Everything the store's own tables hold for the player."""
+        """Everything the store's own tables hold for the player, each game as its player may
+        see it (`shown`: an unfinished game's view, never its state)."""
         created = self._rows("SELECT created_at FROM players WHERE id = ?", (player,))
         games = self._rows(
             "SELECT id, kind, version, state, finished, current, created_at, updated_at "
@@ -101,21 +103,26 @@ class StatsStore(FeatureTables):
             "FROM finishes WHERE player = ? ORDER BY finished_at, game_id, n",
             (player,),
         )
+        records = [
+            GameRecord(g[0], player, g[1], int(g[2]), _json(g[3]), bool(g[4]), bool(g[5]),
+                       g[6], g[7])
+            for g in games
+        ]  # fmt: skip
         return {
             "created_at": created[0][0] if created else None,
             "games": [
                 {
-                    "id": g[0],
-                    "kind": g[1],
-                    "version": int(g[2]),
-                    "state": _json(g[3]),
-                    "finished": bool(g[4]),
-                    "current": bool(g[5]),
-                    "created_at": g[6],
-                    "updated_at": g[7],
-                    "moves": moves.get(g[0], []),
+                    "id": r.id,
+                    "kind": r.kind,
+                    "version": r.version,
+                    "finished": r.finished,
+                    "current": r.current,
+                    "created_at": r.created_at,
+                    "updated_at": r.updated_at,
+                    # Never the saved state of an unfinished game: what its player may see.
+                    **shown(r, moves.get(r.id, [])),
                 }
-                for g in games
+                for r in records
             ],
             "results": [
                 {
