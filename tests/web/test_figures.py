@@ -31,8 +31,8 @@ def test_figures_are_up_to_date() -> None:
     stale = sorted(n for n, h in now["figures"].items() if stored["figures"].get(n) != h)
     assert not stale, f"figures out of date with their description: {stale}; run make figures"
     assert stored["sources"] == now["sources"], (
-        "the code that draws the figures changed (tools/figures, cards.js, kc-table.js, "
-        "ps-board.js, their style sheets); run make figures"
+        "the code that draws the figures changed (tools/figures, core/cards.js, "
+        "kings-corner/table.js, poker-squares/board.js, their style sheets); run make figures"
     )
     assert set(stored["figures"]) == set(now["figures"]), (
         "figures added or removed; run make figures"

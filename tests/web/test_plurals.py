@@ -15,7 +15,7 @@ from tests.web.helpers import start_deal, wait_placed
 # Runs in the page: loads the language and words a few counts with the page's own i18n module.
 WORDS_JS = """
 async ([lang, cases]) => {
-  const i18n = await import(new URL('assets/js/i18n.js', document.baseURI).href);
+  const i18n = await import(new URL('assets/js/core/i18n.js', document.baseURI).href);
   await i18n.loadLanguage(lang);
   return cases.map(([key, params]) => i18n.t(key, params));
 }

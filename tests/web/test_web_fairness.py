@@ -39,7 +39,7 @@ def test_fairness_js_agrees_with_python(page: Page) -> None:
     expect(page.locator("body[data-verify-ready]")).to_have_count(1)
     got = page.evaluate(
         """async ([seeds, salts]) => {
-          const m = await import("/assets/js/fairness.js");
+          const m = await import("/assets/js/core/fairness.js");
           const out = [];
           for (let k = 0; k < seeds.length; k++) {
             out.push([await m.fairDeck(seeds[k]), await m.commitmentOf(seeds[k], salts[k])]);

@@ -4,13 +4,14 @@ code, and write the images, the marker positions and the manifest.
     make figures        # or: .venv/bin/python -m tools.figures
 
 For each figure (`positions.FIGURES`): the position comes from the engine; the private render
-page (render.html, served here from memory, never by the site) draws it with kc-table.js,
-ps-board.js or cards.js; the named parts the markers and arrows point at are measured there;
-the screenshot is encoded as WebP at 1x and 2x by the browser's own encoder. Written:
+page (render.html, served here from memory, never by the site) draws it with the site's modules
+kings-corner/table.js, poker-squares/board.js or core/cards.js; the named parts the markers and
+arrows point at are measured there; the screenshot is encoded as WebP at 1x and 2x by the
+browser's own encoder. Written:
 
 - ``cardtable/web/assets/img/figures/<name>.webp`` and ``<name>@2x.webp`` (each under 60 KB),
 - ``cardtable/web/assets/img/figures/figures.json``: per figure its size in CSS pixels and its
-  markers and arrows in percent of the image (figures.js draws them as SVG over the image),
+  markers and arrows in percent of the image (rules/figures.js draws them as SVG over it),
 - ``cardtable/web/templates/_figure_sizes.html``: the sizes, for the images' width and height,
 - ``tools/figures/manifest.json``: the hashes the out-of-date test checks.
 """

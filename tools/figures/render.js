@@ -1,13 +1,13 @@
 /**
  * The private render page of tools/figures (never served by the site): draws one position
- * with the game screens' own modules (kc-table.js, ps-board.js, cards.js) and reports where
+ * with the game screens' own modules (kings-corner/table.js, poker-squares/board.js, core/cards.js) and reports where
  * its named parts are, so the generator can place numbered markers and arrows on them.
  */
 
-import { cardFaceSvg } from "./assets/js/cards.js";
-import { loadLanguage } from "./assets/js/i18n.js";
-import { createTable } from "./assets/js/kc-table.js";
-import { createBoard } from "./assets/js/ps-board.js";
+import { cardFaceSvg } from "./assets/js/core/cards.js";
+import { loadLanguage } from "./assets/js/core/i18n.js";
+import { createTable } from "./assets/js/kings-corner/table.js";
+import { createBoard } from "./assets/js/poker-squares/board.js";
 
 function el(tag, className) {
   const node = document.createElement(tag);

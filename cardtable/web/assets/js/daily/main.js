@@ -1,0 +1,318 @@
+/**
+ * The daily deal page (docs/daily.md): today's deal per point table with the countdown to
+ * the next one, the player's result (rank, percentile, a spoiler-free share text), streaks,
+ * the display name, and the board of any recent day (top 100 and an SVG histogram).
+ * The deal itself is played on the Poker Squares screen: "Play" deals it there.
+ */
+
+import "../shell/boot.js";
+import { drawHistogram } from "../core/charts.js";
+import { recordOf } from "../core/fairness.js";
+import { announce, errorRouter, showError } from "../core/feedback.js";
+import { addBundle, currentLanguage, t } from "../core/i18n.js";
+import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
+import { storageGet, storageSet } from "../core/settings.js";
+import { DAILY_GAME_KEY, dailyApi, formatCountdown, msToNextDay } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const TABLE_KEY = "cardtable.daily.table";
+const TABLES = ["american", "british"];
+
+/** One emoji per line (rows, then columns): which hand it made, never which cards. */
+const EMOJI = {
+  nothing: "⬛",
+  one_pair: "⬜",
+  two_pair: "🟦",
+  three_of_a_kind: "🟩",
+  straight: "🟨",
+  flush: "🟧",
+  full_house: "🟥",
+  four_of_a_kind: "🟪",
+  straight_flush: "💎",
+  royal_flush: "👑",
+};
+
+const state = { table: "american", day: null, data: null, busy: false, today: null };
+const run = serialRunner(state, (err) => handleError(err));
+const handleError = errorRouter({
+  not_found() {
+    state.day = null;
+    load();
+  },
+});
+
+function formatDay(day) {
+  const [y, m, d] = day.split("-").map(Number);
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeZone: "UTC" }).format(
+    new Date(Date.UTC(y, m - 1, d)),
+  );
+}
+
+/** The share text of the player's result on the day shown. */
+function shareText(data) {
+  const me = data.me;
+  const lines = me.lines || [];
+  const row = (from) =>
+    lines
+      .slice(from, from + 5)
+      .map((h) => EMOJI[h] || "▫️")
+      .join("");
+  const parts = [
+    t("daily.share_title", { day: data.day, table: t(`ps.table.${data.table}`) }),
+    row(0),
+    row(5),
+    t(me.status === "practice" ? "daily.share_total_practice" : "daily.share_total", { n: me.total }),
+  ];
+  return parts.join("\n");
+}
+
+// --- drawing --------------------------------------------------------------------------------
+
+function renderCountdown() {
+  $("countdown").textContent = formatCountdown(msToNextDay());
+}
+
+function renderToday(data) {
+  const today = state.today;
+  const btn = $("play-btn");
+  const note = $("play-note");
+  if (!today?.me) {
+    btn.textContent = t("daily.play");
+    note.textContent = t("daily.first_counts");
+  } else if (today.me.status === "open") {
+    btn.textContent = t("daily.continue");
+    note.textContent = t("daily.in_progress");
+  } else {
+    btn.textContent = t("daily.play_practice");
+    note.textContent = t("daily.done_note");
+  }
+  $("today-title").textContent = t("daily.today_title", { day: formatDay(today?.day || data.day) });
+}
+
+function resultText(me) {
+  if (me.status === "open") return t("daily.result_open");
+  if (me.status === "lost") return t("daily.result_lost");
+  if (me.status === "practice") return t("daily.result_practice", { n: me.total });
+  if (me.ranked) {
+    return t("daily.result_ranked", { n: me.total, rank: me.rank, percentile: me.percentile });
+  }
+  return t("daily.result_counted", { n: me.total });
+}
+
+function renderResult(data) {
+  const me = data.me;
+  const box = $("result");
+  box.hidden = !me;
+  if (!me) return;
+  $("result-title").textContent = data.today
+    ? t("daily.your_result")
+    : t("daily.your_result_on", { day: formatDay(data.day) });
+  $("result-text").textContent = resultText(me);
+  let note = "";
+  if (me.status === "counted" && !me.eligible) note = t("daily.new_id_note");
+  else if (me.status === "practice") note = t("daily.practice_note");
+  $("result-note").textContent = note;
+  const sharable = (me.status === "counted" || me.status === "practice") && me.total !== null;
+  $("share-box").hidden = !sharable;
+  if (sharable) $("share-text").textContent = shareText(data);
+}
+
+function renderStreak(data) {
+  const s = data.streak;
+  $("streak-text").textContent =
+    `${t("daily.streak_current", { n: s.current })} · ${t("daily.streak_best", { n: s.best })}`;
+}
+
+function renderBoard(data) {
+  const select = $("day-select");
+  const days = [state.today?.day || data.day, ...(state.today?.previous_days || data.previous_days)];
+  select.replaceChildren(
+    ...days.map((day, i) => {
+      const o = document.createElement("option");
+      o.value = i === 0 ? "" : day;
+      o.textContent = i === 0 ? t("daily.today_option", { day: formatDay(day) }) : formatDay(day);
+      return o;
+    }),
+  );
+  select.value = data.today ? "" : data.day;
+  const board = data.board;
+  $("board-summary").textContent = t("daily.players_n", { n: board.players });
+  const mine = data.me?.ranked ? data.me.total : null;
+  drawHistogram(
+    $("histogram"),
+    board.histogram.map((b) => ({ total: b.total, count: b.players })),
+    { mark: mine, label: t("daily.histogram_label", { n: board.players }) },
+  );
+  $("board-caption").textContent = t("daily.board_caption", {
+    day: formatDay(data.day),
+    table: t(`ps.table.${data.table}`),
+  });
+  const body = $("board-table").tBodies[0];
+  const rows = board.top.map((r) => {
+    const tr = document.createElement("tr");
+    if (r.mine) tr.className = "mine";
+    const rank = document.createElement("td");
+    rank.className = "num";
+    rank.textContent = String(r.rank);
+    const who = document.createElement("td");
+    // A display name is the player's own text: only ever set as text, never as markup.
+    who.textContent = r.name ?? t("daily.anonymous");
+    if (r.name === null) who.classList.add("anon");
+    if (r.mine) who.textContent += ` ${t("daily.you")}`;
+    const score = document.createElement("td");
+    score.className = "num";
+    score.textContent = String(r.total);
+    tr.append(rank, who, score);
+    return tr;
+  });
+  if (!rows.length) {
+    const tr = document.createElement("tr");
+    const td = document.createElement("td");
+    td.colSpan = 3;
+    td.className = "empty";
+    td.textContent = t("daily.board_empty");
+    tr.append(td);
+    rows.push(tr);
+  }
+  body.replaceChildren(...rows);
+}
+
+/** The day's provably fair shuffle: its commitment while the day runs, then a link that
+ * checks the published seed and salt (with the cards this browser saw, when it played). */
+function renderFairness(data) {
+  const box = $("board-fair");
+  const fair = data.fairness;
+  if (!fair) {
+    box.replaceChildren();
+    return;
+  }
+  if (!fair.seed) {
+    const code = document.createElement("code");
+    code.textContent = fair.commitment.slice(0, 16);
+    code.title = fair.commitment;
+    box.replaceChildren(t("daily.commitment"), " ", code, "…");
+    return;
+  }
+  const p = new URLSearchParams({ seed: fair.seed, salt: fair.salt, commitment: fair.commitment, game: "ps" });
+  const rec = recordOf(fair.commitment);
+  if (rec) {
+    p.set("before", fair.commitment);
+    if (rec.cards?.length) p.set("cards", rec.cards.join(" "));
+  }
+  const a = document.createElement("a");
+  a.href = `verify.html#${p}`;
+  a.id = "verify-day";
+  a.textContent = t("daily.verify_day");
+  box.replaceChildren(a);
+}
+
+function render() {
+  const data = state.data;
+  if (!data) return;
+  for (const input of document.querySelectorAll("input[name=daily-table]")) input.checked = input.value === state.table;
+  renderToday(data);
+  renderResult(data);
+  renderStreak(data);
+  renderBoard(data);
+  renderFairness(data);
+  const name = $("name-input");
+  if (document.activeElement !== name) name.value = data.display_name ?? "";
+}
+
+// --- actions --------------------------------------------------------------------------------
+
+function load() {
+  return run(async () => {
+    const data = await dailyApi.day(state.table, state.day);
+    if (data.today) state.today = data;
+    else if (!state.today) state.today = await dailyApi.day(state.table);
+    state.data = data;
+    showError(null);
+    render();
+  });
+}
+
+function play() {
+  run(async () => {
+    const answer = await dailyApi.play(state.table);
+    storageSet(DAILY_GAME_KEY, JSON.stringify({ id: answer.game.id, table: state.table, day: answer.day }));
+    window.location.href = "poker-squares.html";
+  });
+}
+
+async function copyShare() {
+  const text = $("share-text").textContent;
+  const status = $("share-status");
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = t("daily.copied");
+  } catch {
+    // No clipboard access: select the text so the player can copy it themselves.
+    const range = document.createRange();
+    range.selectNodeContents($("share-text"));
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    status.textContent = t("daily.copy_yourself");
+  }
+}
+
+function saveName(ev) {
+  ev.preventDefault();
+  const value = $("name-input").value.trim();
+  run(async () => {
+    try {
+      const answer = await dailyApi.setName(value || null);
+      $("name-input").value = answer.name ?? "";
+      $("name-status").textContent = answer.name ? t("daily.name_saved") : t("daily.name_cleared");
+      announce($("name-status").textContent);
+      const data = await dailyApi.day(state.table, state.day);
+      state.data = data;
+      if (data.today) state.today = data;
+      render();
+    } catch (err) {
+      if (err.code !== "invalid_request") throw err;
+      $("name-status").textContent = t("daily.name_invalid");
+    }
+  });
+}
+
+function wire() {
+  for (const input of document.querySelectorAll("input[name=daily-table]")) {
+    input.addEventListener("change", () => {
+      state.table = input.value;
+      storageSet(TABLE_KEY, state.table);
+      state.today = null;
+      load();
+    });
+  }
+  $("play-btn").addEventListener("click", play);
+  $("share-btn").addEventListener("click", copyShare);
+  $("name-form").addEventListener("submit", saveName);
+  $("day-select").addEventListener("change", (ev) => {
+    state.day = ev.target.value || null;
+    load();
+  });
+  onLanguageChange(render);
+  let last = msToNextDay();
+  setInterval(() => {
+    const left = msToNextDay();
+    renderCountdown();
+    if (left > last) {
+      // Midnight UTC passed: a new day, a new deal.
+      state.day = null;
+      state.today = null;
+      load();
+    }
+    last = left;
+  }, 1000);
+}
+
+addBundle("daily");
+await initPage();
+const wanted = new URLSearchParams(window.location.search).get("table") || storageGet(TABLE_KEY);
+state.table = TABLES.includes(wanted) ? wanted : "american";
+wire();
+renderCountdown();
+await load();
+performance.mark("daily-ready");

@@ -1,0 +1,396 @@
+/**
+ * The settings dialog's "Your devices" section (docs/devices.md): a transfer code with its
+ * countdown, QR code and link; the devices using this record (rename this one, sign one out,
+ * sign this one out, sign out everywhere else); the recovery file (download, restore); and the
+ * form for a code from another device. Loaded by shell/boot.js where the dialog has the section.
+ * Device names are typed by people: they only ever reach the page as `textContent`.
+ */
+
+import { ApiError, adoptPlayer, call, storedPlayer } from "../core/api.js";
+import { currentLanguage, t } from "../core/i18n.js";
+import { onLanguageChange } from "../core/page.js";
+import { storageSet } from "../core/settings.js";
+import { DAILY_GAME_KEY } from "../daily/api.js";
+import { askReplace, claimForm, el, ownRecordInUse, recoveryKeyOf, refusalText, restore, switchTo } from "./claim.js";
+
+const $ = (id) => document.getElementById(id);
+const D = "/api/devices";
+
+const state = { code: null, deadline: 0, devices: [], listing: null, timer: 0, ticks: 0, pending: null };
+
+function say(id, text) {
+  $(id).textContent = text;
+}
+
+// --- the transfer code -------------------------------------------------------------------
+
+/** "9:42" */
+function clock(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function linkOf(code) {
+  return `${location.origin}/link.html#${code}`;
+}
+
+/** The code shown was used (another device is in): the list has it, the code is gone. */
+function codeUsed() {
+  state.code = null;
+  clearInterval(state.timer);
+  state.timer = 0;
+  showCode();
+  say("dv-share-status", t("devices.code_used"));
+}
+
+const POLL_EVERY = 5; // seconds: while a code is shown, the list follows its use
+
+function tick() {
+  if (!state.code) return;
+  state.ticks = (state.ticks + 1) % POLL_EVERY;
+  if (state.ticks === 0) loadDevices();
+  const left = state.deadline - Date.now();
+  const expired = left <= 0;
+  $("dv-share-box").classList.toggle("expired", expired);
+  $("dv-share-expiry").textContent = expired ? "" : t("devices.expires_in", { time: clock(left) });
+  if (expired) {
+    clearInterval(state.timer);
+    state.timer = 0;
+    for (const id of ["dv-share-qr", "dv-share-copy"]) $(id).hidden = true;
+    $("dv-share-link").closest("p").hidden = true;
+    say("dv-share-status", t("devices.expired"));
+  }
+}
+
+function showCode() {
+  const { code } = state;
+  $("dv-share-box").hidden = !code;
+  $("dv-share-btn").closest("p").hidden = Boolean(code);
+  if (!code) return;
+  const node = $("dv-share-code");
+  node.textContent = code;
+  node.setAttribute("aria-label", t("devices.code_spoken", { letters: code.replace("-", "").split("").join(" ") }));
+  $("dv-share-link").value = linkOf(code);
+  $("dv-share-link").closest("p").hidden = false;
+  $("dv-share-copy").hidden = false;
+  $("dv-share-qr").alt = t("devices.qr_alt");
+  clearInterval(state.timer);
+  state.timer = setInterval(tick, 1000);
+  tick();
+}
+
+async function loadQr(code) {
+  const img = $("dv-share-qr");
+  img.hidden = true;
+  try {
+    const svg = await call("POST", `${D}/transfer-qr`, { code, origin: location.origin }, { text: true });
+    if (state.code !== code) return;
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+    img.hidden = state.deadline <= Date.now();
+  } catch {
+    /* the code and the link still work without the picture */
+  }
+}
+
+async function newCode() {
+  const first = !state.code;
+  say("dv-share-status", "");
+  try {
+    const answer = await call("POST", `${D}/transfer`);
+    state.code = answer.code;
+    state.deadline = Date.now() + answer.expires_in * 1000;
+    showCode();
+    say("dv-share-status", t("devices.code_made"));
+    if (first) $("dv-share-new").focus(); // the button that was pressed is gone
+    loadQr(answer.code);
+  } catch (err) {
+    say("dv-share-status", err?.code === "rate_limited" ? refusalText(err) : t("devices.failed"));
+  }
+}
+
+async function copyLink() {
+  const input = $("dv-share-link");
+  say("dv-share-status", ""); // emptied first, so a second copy is read out again
+  try {
+    await navigator.clipboard.writeText(input.value);
+    say("dv-share-status", t("devices.copied"));
+  } catch {
+    input.select();
+    say("dv-share-status", t("devices.copy_failed"));
+  }
+}
+
+// --- the devices ---------------------------------------------------------------------------
+
+function toMs(stamp) {
+  if (typeof stamp === "number") return stamp < 1e12 ? stamp * 1000 : stamp;
+  return Date.parse(stamp);
+}
+
+/** "5 minutes ago" / "5 分前", in the page's language. */
+function ago(stamp) {
+  const seconds = (toMs(stamp) - Date.now()) / 1000;
+  if (!Number.isFinite(seconds) || seconds > -60) return null;
+  const rtf = new Intl.RelativeTimeFormat(currentLanguage(), { numeric: "auto" });
+  const units = [
+    ["minute", 60],
+    ["hour", 3600],
+    ["day", 86400],
+    ["month", 2592000],
+    ["year", 31536000],
+  ];
+  let [unit, size] = units[0];
+  for (const [u, s] of units) if (-seconds >= s) [unit, size] = [u, s];
+  return rtf.format(Math.round(seconds / size), unit);
+}
+
+function deviceName(d) {
+  return d.kind === "recovery" ? t("devices.recovery_entry") : d.name;
+}
+
+function renderDevices() {
+  const items = state.devices.map((d) => {
+    const li = el("li", `device${d.current ? " current" : ""}`);
+    li.dataset.device = d.device;
+    const who = el("span", "device-who");
+    const name = el("strong", "device-name");
+    name.textContent = deviceName(d);
+    who.append(name);
+    if (d.current) {
+      const tag = el("span", "device-tag");
+      tag.textContent = t("devices.this_device");
+      who.append(" ", tag);
+    }
+    const when = ago(d.last_used_at);
+    const used = el("span", "device-used");
+    used.textContent = when ? t("devices.last_used", { when }) : t("devices.used_now");
+    const b = el("button", "device-button");
+    b.type = "button";
+    if (d.current) {
+      b.id = "dv-rename-btn";
+      b.textContent = t("devices.rename");
+      b.addEventListener("click", openRename);
+    } else {
+      b.classList.add("sign-out");
+      b.textContent = t("devices.sign_out");
+      b.setAttribute("aria-label", t("devices.sign_out_label", { name: deviceName(d) }));
+      b.addEventListener("click", () => signOut(d));
+    }
+    li.append(who, used, b);
+    return li;
+  });
+  $("dv-device-list").replaceChildren(...items);
+  $("dv-sign-out-others").hidden = state.devices.filter((d) => !d.current).length === 0;
+}
+
+/** Loads the device list; `state.listing` is the latest load, for whoever needs it finished. */
+function loadDevices() {
+  state.listing = fetchDevices();
+  return state.listing;
+}
+
+async function fetchDevices() {
+  try {
+    const answer = await call("GET", D);
+    // This device first, then the most recently used.
+    state.devices = [...answer.devices].sort(
+      (x, y) => Number(y.current) - Number(x.current) || toMs(y.last_used_at) - toMs(x.last_used_at),
+    );
+    renderDevices();
+    if (state.code && state.deadline > Date.now() && !answer.transfer) codeUsed();
+  } catch (err) {
+    if (err?.code !== "revoked") say("dv-list-status", t("devices.failed"));
+  }
+}
+
+function openRename() {
+  const me = state.devices.find((d) => d.current);
+  $("dv-rename-box").hidden = false;
+  $("dv-rename-input").value = me?.name || "";
+  $("dv-rename-input").focus();
+  $("dv-rename-input").select();
+}
+
+function closeRename() {
+  $("dv-rename-box").hidden = true;
+  $("dv-rename-btn")?.focus();
+}
+
+async function saveRename() {
+  const name = $("dv-rename-input").value.trim();
+  if (!name) return;
+  try {
+    await call("PATCH", `${D}/current`, { name });
+    say("dv-list-status", t("devices.renamed"));
+    await loadDevices();
+    closeRename();
+  } catch {
+    say("dv-list-status", t("devices.failed"));
+  }
+}
+
+async function signOut(d) {
+  try {
+    await call("DELETE", `${D}/${encodeURIComponent(d.device)}`);
+    say("dv-list-status", t("devices.signed_out_one", { name: deviceName(d) }));
+    await loadDevices();
+    $("dv-list-title").focus();
+  } catch {
+    say("dv-list-status", t("devices.failed"));
+  }
+}
+
+/** Forgets this browser's player and starts the page again (a new player on first use). */
+function startAfresh() {
+  adoptPlayer(null);
+  storageSet(DAILY_GAME_KEY, null);
+  location.reload();
+}
+
+async function ask(kind) {
+  state.pending = kind;
+  // Whether this is the record's last device comes from the list: wait for the load that
+  // opening the dialog started, or a quick click would be asked the wrong question.
+  await state.listing;
+  const alone = state.devices.every((d) => d.current);
+  const question =
+    kind === "others"
+      ? "devices.sign_out_others_confirm"
+      : alone
+        ? "devices.sign_out_this_last"
+        : "devices.sign_out_this_confirm";
+  say("dv-sign-out-question", t(question));
+  $("dv-sign-out-yes").textContent = t(kind === "others" ? "devices.sign_out_others_yes" : "devices.sign_out_this_yes");
+  $("dv-sign-out-confirm").hidden = false;
+  $("dv-sign-out-no").focus();
+}
+
+function closeAsk() {
+  $("dv-sign-out-confirm").hidden = true;
+  const back = state.pending === "others" ? $("dv-sign-out-others") : $("dv-sign-out-this");
+  state.pending = null;
+  back.focus();
+}
+
+async function confirmSignOut() {
+  const kind = state.pending;
+  try {
+    if (kind === "others") {
+      const answer = await call("POST", `${D}/sign-out-others`);
+      $("dv-sign-out-confirm").hidden = true;
+      state.pending = null;
+      say("dv-list-status", t("devices.signed_out_others", { n: answer.revoked }));
+      await loadDevices();
+      $("dv-list-title").focus();
+    } else {
+      const me = state.devices.find((d) => d.current);
+      if (me) await call("DELETE", `${D}/${encodeURIComponent(me.device)}`);
+      startAfresh();
+    }
+  } catch {
+    say("dv-list-status", t("devices.failed"));
+  }
+}
+
+// --- the recovery file ---------------------------------------------------------------------
+
+async function downloadRecovery() {
+  try {
+    const file = await call("POST", `${D}/recovery`);
+    const blob = new Blob([`${JSON.stringify(file, null, 2)}\n`], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = "cardtable-recovery.json";
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    $("dv-recovery-confirm").hidden = true;
+    say("dv-recovery-status", t("devices.recovery_done"));
+    $("dv-recovery-btn").focus();
+    loadDevices();
+  } catch (err) {
+    say("dv-recovery-status", err?.code === "rate_limited" ? refusalText(err) : t("devices.failed"));
+  }
+}
+
+async function restoreFile() {
+  const input = $("dv-restore-file");
+  const file = input.files?.[0];
+  if (!file) return;
+  say("dv-restore-status", "");
+  const key = recoveryKeyOf(await file.text().catch(() => ""));
+  input.value = "";
+  if (!key) {
+    say("dv-restore-status", t("devices.restore_bad_file"));
+    return;
+  }
+  if ((await ownRecordInUse()) && !(await askReplace(input.closest("p"), input))) return;
+  try {
+    switchTo(await restore(key));
+    say("dv-restore-status", t("devices.switching"));
+    location.reload();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    say("dv-restore-status", refusalText(err, "devices.bad_file"));
+  }
+}
+
+// --- wiring --------------------------------------------------------------------------------
+
+function refresh() {
+  const has = Boolean(storedPlayer());
+  $("dv-devices-own").hidden = !has;
+  $("dv-devices-none").hidden = has;
+  for (const id of ["dv-list-status", "dv-recovery-status", "dv-restore-status"]) say(id, "");
+  if (!has) return;
+  if (!state.devices.length) say("dv-list-status", t("devices.loading"));
+  loadDevices().then(() => {
+    if ($("dv-list-status").textContent === t("devices.loading")) say("dv-list-status", "");
+  });
+  if (state.code) showCode();
+}
+
+function wire() {
+  $("dv-list-title").tabIndex = -1;
+  $("settings-open")?.addEventListener("click", refresh);
+  $("dv-share-btn").addEventListener("click", newCode);
+  $("dv-share-new").addEventListener("click", newCode);
+  $("dv-share-copy").addEventListener("click", copyLink);
+  $("dv-rename-save").addEventListener("click", saveRename);
+  $("dv-rename-cancel").addEventListener("click", closeRename);
+  $("dv-rename-input").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") {
+      ev.preventDefault();
+      saveRename();
+    }
+  });
+  $("dv-sign-out-this").addEventListener("click", () => ask("this"));
+  $("dv-sign-out-others").addEventListener("click", () => ask("others"));
+  $("dv-sign-out-no").addEventListener("click", closeAsk);
+  $("dv-sign-out-yes").addEventListener("click", confirmSignOut);
+  $("dv-recovery-btn").addEventListener("click", () => {
+    $("dv-recovery-confirm").hidden = false;
+    say("dv-recovery-status", "");
+    $("dv-recovery-yes").focus();
+  });
+  $("dv-recovery-no").addEventListener("click", () => {
+    $("dv-recovery-confirm").hidden = true;
+    $("dv-recovery-btn").focus();
+  });
+  $("dv-recovery-yes").addEventListener("click", downloadRecovery);
+  $("dv-restore-file").addEventListener("change", restoreFile);
+  claimForm($("dv-settings-claim"), { onDone: () => location.reload() });
+  $("settings-dialog")?.addEventListener("close", () => {
+    clearInterval(state.timer);
+    state.timer = 0;
+  });
+  onLanguageChange(() => {
+    renderDevices();
+    if (state.code) showCode();
+  });
+  if ($("settings-dialog")?.open) refresh();
+}
+
+wire();

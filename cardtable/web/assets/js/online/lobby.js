@@ -1,0 +1,162 @@
+/**
+ * The lobby of an online Kings Corner table and the words about its seats: the invite (room
+ * code, link with a copy button, QR code), the rules in force, the seats with who has joined
+ * and their connection, and the host's controls (an open seat becomes a computer; Start).
+ * Display names are typed by people: they only ever reach the page as `textContent`.
+ * Countdowns are elements with `data-deadline` (server epoch seconds) that `tickCountdowns`
+ * rewrites from the server clock.
+ */
+
+import { t } from "../core/i18n.js";
+import { presetOf } from "../kings-corner/setup.js";
+import { rulesOptions, seatName } from "../kings-corner/text.js";
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, className, text = null) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+/** "0:42" */
+export function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** A text that counts down to `deadline`: `key` is given the time left as `time`. */
+export function countdown(className, key, deadline, serverNow) {
+  const span = el("span", `countdown ${className}`);
+  span.dataset.deadline = String(deadline);
+  span.dataset.key = key;
+  span.textContent = t(key, { time: clock(deadline - serverNow()) });
+  return span;
+}
+
+/** Rewrites every countdown on the page. */
+export function tickCountdowns(serverNow) {
+  const now = serverNow();
+  for (const span of document.querySelectorAll("[data-deadline]")) {
+    span.textContent = t(span.dataset.key, { time: clock(Number(span.dataset.deadline) - now) });
+  }
+}
+
+/** A seat's connection in words (a person's), as a node; null for others. */
+export function connectionNode(table, seat, serverNow) {
+  const s = table.seats[seat];
+  if (s.kind !== "person" || s.local) return null;
+  if (s.connection === "reconnecting" && s.deadline) {
+    return countdown("conn reconnecting", "kco.conn.reconnecting", s.deadline, serverNow);
+  }
+  const node = el("span", `conn ${s.connection || "online"}`, t(`kco.conn.${s.connection || "online"}`));
+  return node;
+}
+
+/** The small words after a seat's name: host, you, on the host's device, ready. */
+export function seatTags(table, seat) {
+  const s = table.seats[seat];
+  const tags = [];
+  if (table.me?.seats.includes(seat) && table.me.seats.length > 1) tags.push(t("kco.you_tag"));
+  if (seat === table.host) tags.push(t("kco.host_tag"));
+  if (s.local) tags.push(t("kco.local_tag"));
+  if (s.kind === "computer") tags.push(t(`kc.strength.${s.strength}`));
+  return tags;
+}
+
+/** The rules in force, one line each. */
+export function rulesLines(table) {
+  const st = table.settings;
+  const rules = st.rules;
+  return [
+    t("kc.rules_line", { name: t(`kc.rule_set.${presetOf(rules)}`), options: rulesOptions(rules) }),
+    t(`kc.rounds.${st.rounds}`),
+    t("kco.timer_line", { time: st.turn_timer ? t("kco.timer_s", { n: st.turn_timer }) : t("kco.timer.off") }),
+    t("kco.stand_in_line", { strength: t(`kc.strength.${st.stand_in}`) }),
+  ];
+}
+
+/** "K7Q M2X" for the eye; spoken letter by letter. */
+function showCode(code) {
+  const node = $("room-code-text");
+  node.textContent = `${code.slice(0, 3)} ${code.slice(3)}`;
+  node.setAttribute("aria-label", t("kco.code_spoken", { letters: code.split("").join(" ") }));
+}
+
+/**
+ * Draws the lobby. `actions`: `join(seat)`, `makeComputer(seat, strength)`; `serverNow()`.
+ */
+export function renderLobby(table, { join, makeComputer, serverNow, inviteUrl }) {
+  const me = table.me;
+  const host = Boolean(me?.host);
+  const open = table.seats.map((s, i) => (s.kind === "open" ? i : -1)).filter((i) => i >= 0);
+
+  $("invite-box").hidden = !table.code;
+  if (table.code) {
+    showCode(table.code);
+    $("invite-link").value = inviteUrl;
+  }
+
+  $("lobby-rules").replaceChildren(...rulesLines(table).map((line) => el("li", "", line)));
+
+  const seated = Boolean(me);
+  $("lobby").classList.toggle("guest", !seated);
+  $("join-box").hidden = seated || !open.length;
+  const items = table.seats.map((s, seat) => {
+    const li = el("li", `lobby-seat ${s.kind}`);
+    li.dataset.seat = String(seat);
+    const who = el("span", "lobby-seat-who");
+    who.append(
+      el("span", "lobby-seat-n", String(seat + 1)),
+      " ",
+      el("strong", "lobby-seat-name", seatName(table, seat)),
+    );
+    const tags = seatTags(table, seat);
+    if (tags.length) who.append(" ", el("span", "lobby-seat-tags", tags.join(t("kc.sep"))));
+    li.append(who);
+    const conn = connectionNode(table, seat, serverNow);
+    if (conn) li.append(conn);
+    if (s.kind === "open") {
+      li.append(el("span", "conn waiting", t("kco.waiting_friend")));
+      const tools = el("span", "lobby-seat-tools");
+      if (!seated) {
+        const b = el("button", "primary take-seat", t("kco.take_seat", { n: seat + 1 }));
+        b.type = "button";
+        b.dataset.seat = String(seat);
+        b.addEventListener("click", () => join(seat));
+        tools.append(b);
+      }
+      if (host) {
+        const select = el("select", "strength-select");
+        select.id = `strength-${seat}`;
+        select.setAttribute("aria-label", t("kco.strength_for", { n: seat + 1 }));
+        for (const v of ["easy", "normal", "strong"]) {
+          const o = el("option", "", t(`kc.strength.${v}`));
+          o.value = v;
+          o.selected = v === "normal";
+          select.append(o);
+        }
+        const b = el("button", "make-computer", t("kco.make_computer"));
+        b.type = "button";
+        b.dataset.seat = String(seat);
+        b.setAttribute("aria-label", t("kco.make_computer_label", { n: seat + 1 }));
+        b.addEventListener("click", () => makeComputer(seat, select.value));
+        tools.append(select, b);
+      }
+      if (tools.childElementCount) li.append(tools);
+    }
+    return li;
+  });
+  $("lobby-seats").replaceChildren(...items);
+
+  const startBtn = $("start-match-btn");
+  startBtn.hidden = !host;
+  startBtn.disabled = open.length > 0;
+  $("leave-btn").hidden = !seated;
+  let status;
+  if (host) status = open.length ? t("kco.start_wait") : "";
+  else if (seated) status = t("kco.wait_host");
+  else status = open.length ? "" : t("kco.no_seat_left");
+  $("lobby-status").textContent = status;
+}

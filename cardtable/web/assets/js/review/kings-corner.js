@@ -1,0 +1,212 @@
+/**
+ * The Kings Corner round replay (kc-replay.html?game=<id>&round=<n>): once a round is over
+ * the server sends every turn with every hand (it refuses a round in progress). The page
+ * steps through the moves (buttons, ← → Home End, a slider), animates the card each move
+ * lands, and shows for the turn on show what the strong computer would have played from that
+ * seat's view, with the cards each way kept and left open for the next player.
+ */
+
+import "../shell/boot.js";
+import { cardFaceSvg, cardName } from "../core/cards.js";
+import { announce, errorRouter } from "../core/feedback.js";
+import { addBundle, t } from "../core/i18n.js";
+import { initPage, onLanguageChange } from "../core/page.js";
+import { PILES, parseMove, pileName, seatName, sentences, stepText } from "../kings-corner/text.js";
+import { pageParam, reviewApi, stepKeys } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const state = { id: null, round: 1, replay: null, steps: [], step: 0 };
+
+function el(tag, attrs = {}, text = null) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+function noRound() {
+  $("replay").hidden = true;
+  $("replay-title").textContent = t("kr.page_title").split(" · ")[0];
+  $("error").textContent = t("kr.no_game");
+}
+
+const handleError = errorRouter({ not_found: noRound, no_player: noRound, wrong_phase: noRound });
+
+/** The game as kings-corner/text.js names seats: {seats: [{kind}]}. */
+function seatsOf(replay) {
+  return { seats: replay.seats.map((kind) => ({ kind })) };
+}
+
+/** Every step: the deal, then each move of each turn, with its frame. */
+function flatten(replay) {
+  const steps = [{ frame: replay.turns[0].start, turn: 0, move: null, seat: replay.turns[0].seat }];
+  replay.turns.forEach((turn, k) => {
+    for (const m of turn.moves) steps.push({ frame: m.frame, turn: k, move: m.move, seat: turn.seat });
+  });
+  return steps;
+}
+
+function stepSentence(step) {
+  const game = seatsOf(state.replay);
+  if (step.move === null) return t("kr.start", { who: seatName(game, step.seat) });
+  return stepText(game, step.seat, step.move);
+}
+
+function cardSpan(code, moved) {
+  const span = el("span", { class: moved ? "card kr-card moved" : "card kr-card", "data-card": code });
+  span.innerHTML = cardFaceSvg(code);
+  return span;
+}
+
+function landed(step) {
+  if (!step.move) return { card: null, pile: null };
+  const m = parseMove(step.move);
+  if (m.kind === "play") return { card: m.card, pile: m.pile };
+  if (m.kind === "shift") return { card: null, pile: m.to };
+  return { card: null, pile: null };
+}
+
+function renderFrame(step, animate) {
+  const frame = step.frame;
+  const game = seatsOf(state.replay);
+  const moved = animate ? landed(step) : { card: null, pile: null };
+  const piles = $("piles");
+  piles.replaceChildren();
+  for (const pile of PILES) {
+    const cards = frame.piles[pile] || [];
+    const li = el("li", { class: "kr-pile", "data-pile": pile });
+    if (moved.pile === pile) li.classList.add("landed");
+    const label = cards.length
+      ? t("kr.pile", { pile: pileName(pile), cards: cards.map(cardName).join(", ") })
+      : t("kr.pile_empty", { pile: pileName(pile) });
+    li.append(el("span", { class: "visually-hidden" }, label));
+    li.append(el("span", { class: "kr-name", "aria-hidden": "true" }, pileName(pile)));
+    const row = el("span", { class: "kr-cards", "aria-hidden": "true" });
+    for (const code of cards) row.append(cardSpan(code, code === moved.card));
+    li.append(row);
+    piles.append(li);
+  }
+  $("stock").textContent = t("kr.stock", { n: frame.stock_count });
+  const hands = $("hands");
+  hands.replaceChildren();
+  frame.hands.forEach((hand, seat) => {
+    const li = el("li", { class: "kr-hand", "data-seat": String(seat) });
+    if (seat === step.seat) li.classList.add("to-play");
+    const who = seatName(game, seat);
+    li.append(el("h3", {}, t("kr.hand_of", { who, n: hand.length })));
+    const row = el("p", { class: "kr-cards" });
+    row.append(el("span", { class: "visually-hidden" }, hand.map(cardName).join(", ")));
+    const faces = el("span", { "aria-hidden": "true" });
+    for (const code of hand) faces.append(cardSpan(code, false));
+    row.append(faces);
+    li.append(row);
+    hands.append(li);
+  });
+}
+
+function renderAdvice(turn) {
+  const game = seatsOf(state.replay);
+  const who = seatName(game, turn.seat);
+  $("advice-title").textContent = t("kr.advice_title", { who });
+  const said = sentences(turn.suggested.moves.map((m) => stepText(game, turn.seat, m)));
+  $("advice-moves").textContent = turn.same ? t("kr.same") : t("kr.advice_moves", { moves: said });
+  const table = $("advice");
+  table.replaceChildren();
+  const head = el("tr");
+  for (const key of ["kr.col_what", "kr.col_played", "kr.col_strong"]) head.append(el("th", { scope: "col" }, t(key)));
+  const thead = el("thead");
+  thead.append(head);
+  const body = el("tbody");
+  const shown = (v) => (v === null || v === undefined ? t("kr.none") : String(v));
+  for (const [key, field] of [
+    ["kr.kept", "kept"],
+    ["kr.penalty", "penalty"],
+    ["kr.open_next", "open_next"],
+  ]) {
+    const tr = el("tr", { "data-row": field });
+    tr.append(el("th", { scope: "row" }, t(key)));
+    const mine = turn.actual[field];
+    const strong = turn.suggested[field];
+    tr.append(el("td", { class: "num" }, shown(mine)), el("td", { class: "num" }, shown(strong)));
+    if (mine !== strong) tr.classList.add("differs");
+    body.append(tr);
+  }
+  table.append(thead, body);
+}
+
+function render(animate = false) {
+  const r = state.replay;
+  $("replay-title").textContent = t("kr.title", { round: r.round });
+  const step = state.steps[state.step];
+  const turn = r.turns[step.turn];
+  const line = step.move === null ? stepSentence(step) : `${t("kr.turn", { turn: turn.turn })} · ${stepSentence(step)}`;
+  $("step-text").textContent = line;
+  renderFrame(step, animate);
+  renderAdvice(turn);
+  const last = state.steps.length - 1;
+  const slider = $("step-slider");
+  slider.max = String(last);
+  slider.value = String(state.step);
+  slider.setAttribute("aria-valuetext", line);
+  $("first-btn").disabled = state.step === 0;
+  $("prev-btn").disabled = state.step === 0;
+  $("next-btn").disabled = state.step === last;
+  $("last-btn").disabled = state.step === last;
+  return line;
+}
+
+function go(n) {
+  if (!state.replay) return;
+  const target = Math.max(0, Math.min(state.steps.length - 1, n));
+  const forward = target === state.step + 1;
+  state.step = target;
+  announce(render(forward));
+}
+
+function renderRounds() {
+  const nav = $("round-nav");
+  nav.replaceChildren();
+  const r = state.replay;
+  nav.hidden = r.finished_rounds < 2;
+  for (let n = 1; n <= r.finished_rounds; n++) {
+    const href = `kc-replay.html?game=${encodeURIComponent(state.id)}&round=${n}`;
+    const a = el("a", { href, class: "button" }, t("kr.round_n", { n }));
+    if (n === r.round) a.setAttribute("aria-current", "page");
+    nav.append(a);
+  }
+}
+
+async function main() {
+  addBundle("review");
+  await initPage();
+  state.id = pageParam("game");
+  state.round = Number(pageParam("round") || "1");
+  $("first-btn").addEventListener("click", () => go(0));
+  $("prev-btn").addEventListener("click", () => go(state.step - 1));
+  $("next-btn").addEventListener("click", () => go(state.step + 1));
+  $("last-btn").addEventListener("click", () => go(state.steps.length - 1));
+  stepKeys($("step-slider"), (n) => go(n));
+  onLanguageChange(() => {
+    if (state.replay) {
+      renderRounds();
+      render();
+    } else if ($("error").textContent) noRound();
+  });
+  if (!state.id || !Number.isInteger(state.round) || state.round < 1) {
+    noRound();
+    return;
+  }
+  try {
+    state.replay = await reviewApi.kingsCornerRound(state.id, state.round);
+  } catch (err) {
+    handleError(err);
+    return;
+  }
+  state.steps = flatten(state.replay);
+  state.step = 0;
+  $("replay").hidden = false;
+  renderRounds();
+  render();
+}
+
+main();
