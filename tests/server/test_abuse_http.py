@@ -125,7 +125,7 @@ def test_gzip_for_pages_assets_and_api_answers(client: TestClient, api: Api) -> 
     game = api.kc_new()
     for path, headers in (
         ("/", {}),
-        ("/assets/js/kc-table.js", {}),
+        ("/assets/js/kings-corner/table.js", {}),
         (f"/api/kings-corner/games/{game['id']}", api.headers),
     ):
         plain = client.get(path, headers={**headers, "Accept-Encoding": "identity"})
@@ -146,7 +146,7 @@ def test_assets_versioned_urls_are_immutable_and_the_rest_revalidate(client: Tes
     page = client.get("/").text
     versioned = re.findall(r'(?:href|src)="(assets/[^"]+\?v=[0-9a-f]{12})"', page)
     assert any(v.startswith("assets/css/base.css?v=") for v in versioned), page
-    assert any(v.startswith("assets/js/home.js?v=") for v in versioned), page
+    assert any(v.startswith("assets/js/home/main.js?v=") for v in versioned), page
     for url in versioned:
         r = client.get("/" + url)
         assert r.status_code == 200, url
