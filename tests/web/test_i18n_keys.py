@@ -8,7 +8,7 @@ import json
 import re
 
 from cardtable.kings_corner.reasons import KEYS
-from cardtable.server.settings import WEB_DIR
+from cardtable.server.core.settings import WEB_DIR
 
 # Refusals of a whole request, never part of a view's `refusals`: the server answers them
 # as errors (`illegal_move`, `wrong_phase`) and the page words those.

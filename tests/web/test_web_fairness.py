@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from playwright.sync_api import Page, expect
 
 from cardtable import fairness
-from cardtable.server.settings import WEB_DIR
+from cardtable.server.core.settings import WEB_DIR
 
 from .a11y import check_screen
 from .conftest import NewPage
