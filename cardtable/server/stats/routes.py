@@ -179,7 +179,8 @@ def history(player: PlayerDep, store: StoreDep) -> History:
 
 @router.get("/export", responses=responses(401))
 def export(player: PlayerDep, store: StoreDep) -> dict[str, Any]:
-    """Everything the server keeps for the caller, as one JSON document."""
+    """Everything the server keeps for the caller, as one JSON document, each game as its
+    player may see it (`games.public.shown`: an unfinished game's view, never its state)."""
     settle(store, player)
     data = StatsStore(store).export(player)
     return {"format": "cardtable-export/1", **data, **DailyStore(store).export(player)}
