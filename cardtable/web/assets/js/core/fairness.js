@@ -9,10 +9,11 @@
  * for position i (51 down to 1) and n = i + 1, words at or above 2^32 - (2^32 mod n) are
  * skipped and j = word mod n. The first card of the result is dealt first.
  *
- * Records: every game answer passes through `noteFairness` (api.js). While a deal's or round's
- * seed is still hidden, its commitment is recorded in this browser (localStorage, the newest
- * 30), with the Poker Squares cards in the order they were turned and the first Kings Corner
- * hand seen, so the verify page can show that the commitment came before the cards.
+ * Records: every game answer passes through `noteFairness` (api.js; the online page passes
+ * each live push too). While a deal's or round's seed is still hidden, its commitment is
+ * recorded in this browser (localStorage, the newest 30), with the Poker Squares cards in the
+ * order they were turned and the Kings Corner hand as dealt (seen in the round's first turn),
+ * so the verify page can show that the commitment came before the cards.
  */
 
 import { storageGet, storageSet } from "./settings.js";
@@ -134,9 +135,15 @@ export function noteFairness(data) {
   if (view.game === "poker-squares" && view.card && !rec.cards.includes(view.card)) {
     rec.cards.push(view.card);
   }
-  if (view.game === "kings-corner" && !rec.hand && Array.isArray(view.hand) && view.hand.length && view.seat !== null) {
-    rec.hand = view.hand;
-    rec.seat = view.seat;
+  if (view.game === "kings-corner" && !rec.hand && view.seat !== null && view.turn === 1) {
+    // The hand as dealt: in the round's first turn the seat to play's hand as that turn began
+    // (it may hold the first draw), any other seat's hand untouched. A device that first sees
+    // the round later (an online table joined mid-round, another browser) records no hand.
+    const hand = view.seat === view.to_play ? view.turn_start?.hand : view.hand;
+    if (Array.isArray(hand) && hand.length) {
+      rec.hand = hand;
+      rec.seat = view.seat;
+    }
   }
   all[fair.commitment] = rec;
   writeAll(all);

@@ -9,7 +9,9 @@
 
 import "../shell/boot.js";
 import { onlineApi } from "../core/api.js";
+import { noteFairness } from "../core/fairness.js";
 import { announce, errorRouter, onShortcuts, showError } from "../core/feedback.js";
+import { verifyLink } from "../core/game-end.js";
 import { t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
 import { getSetting, storageGet, storageSet } from "../core/settings.js";
@@ -156,8 +158,18 @@ function renderPlay() {
   tickCountdowns(serverNow);
 }
 
-/** The end panel's way on: next round (any seated person) or the rematch (one press each). */
+/**
+ * The end panel's way on: next round (any seated person) or the rematch (one press each), and
+ * for everyone, spectators too, the link to check the round's shuffle (verify.html).
+ */
 function endActions(game) {
+  const out = wayOn(game);
+  const verify = verifyLink(game.view);
+  if (verify) out.push(verify);
+  return out;
+}
+
+function wayOn(game) {
   const out = [];
   if (!game.me) return out;
   if (game.phase === "round_over") {
@@ -235,6 +247,9 @@ function slideMs() {
 function adopt(next, { own = false } = {}) {
   const prev = state.game;
   if (prev && next.version <= prev.version) return;
+  // A live push passes no API call: its commitment is noted here (core/fairness.js), so the
+  // verify link can say this browser saw it before the round's seed was revealed.
+  noteFairness(next);
   state.offset = next.now - Date.now() / 1000;
   const wasMyTurn = myTurn();
   const prevPhase = prev?.phase;
