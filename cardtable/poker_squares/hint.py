@@ -9,7 +9,8 @@ exactly over every unseen card, so a result depends only on (view, budget).
 The engine: learned values of abstract partial lines (`abstract`, trained by `train`) value an
 after-state; `search.analyse` values every cell by a one-card expectimax over those values
 (`search_look`) and the best `budget // width` cells by a two-card one. With three cells
-left that is exact. The last few analyses are cached, so `hint` then `evaluate` on the same
+left that is exact. A table that ships a whole-grid correction (`whole_grid`, issue 31) adds
+it to each cell's estimate. The last few analyses are cached, so `hint` then `evaluate` on the same
 view cost one search.
 """
 
@@ -24,6 +25,7 @@ from cardtable.poker_squares import search
 from cardtable.poker_squares.abstract import line_points, load_values
 from cardtable.poker_squares.hands import TABLES
 from cardtable.poker_squares.position import Position
+from cardtable.poker_squares.whole_grid import load_whole_grid
 
 INTERACTIVE_BUDGET = 9
 """In-game hint: the 3 best cells by the one-card lookahead are searched two cards deep, 3
@@ -87,7 +89,14 @@ def _analysed(
     table: str, cells: tuple[int, ...], current: int, budget: int
 ) -> tuple[tuple[tuple[int, float], ...], int]:
     pos = Position.from_cells(cells, current, table)
-    est, best = search.analyse(pos, current, load_values(table), line_points(table), budget)
+    est, best = search.analyse(
+        pos,
+        current,
+        load_values(table),
+        line_points(table),
+        budget,
+        whole=load_whole_grid(table),
+    )
     return tuple(sorted(est.items())), best
 
 
@@ -104,7 +113,13 @@ def _estimates(
     if seconds is not None:
         pos = Position.from_cells(cells, current, table)
         return search.analyse(
-            pos, current, load_values(table), line_points(table), budget, seconds=seconds
+            pos,
+            current,
+            load_values(table),
+            line_points(table),
+            budget,
+            seconds=seconds,
+            whole=load_whole_grid(table),
         )
     est, best = _analysed(table, tuple(cells), current, budget)
     return dict(est), best

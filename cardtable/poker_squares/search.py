@@ -13,6 +13,7 @@ from cardtable.poker_squares.abstract import MS_N, TB, ValueTable, fullness_key,
 from cardtable.poker_squares.game import LINES
 from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
 from cardtable.poker_squares.search_look import look2_values, look_values
+from cardtable.poker_squares.whole_grid import WholeGrid
 
 
 def static_estimate(pos: Position, vt: ValueTable) -> float:
@@ -80,6 +81,21 @@ def plan(budget: int, n_cells: int) -> tuple[int, int]:
     return min(n_cells, max(1, budget // width)), width
 
 
+def root_corrections(
+    pos: Position, card: int, reps: list[int], whole: WholeGrid | None, pts: list[int]
+) -> dict[int, float]:
+    """The whole-grid correction of the after-state of `card` on each cell of `reps` (0 for
+    every cell without one)."""
+    if whole is None:
+        return dict.fromkeys(reps, 0.0)
+    out: dict[int, float] = {}
+    for c in reps:
+        nxt = pos.copy()
+        nxt.put(c, card, pts)
+        out[c] = whole.correction(nxt)
+    return out
+
+
 def analyse(
     pos: Position,
     card: int,
@@ -88,34 +104,48 @@ def analyse(
     budget: int,
     *,
     seconds: float | None = None,
+    whole: WholeGrid | None = None,
 ) -> tuple[dict[int, float], int]:
     """Estimated final total for every empty cell (card already seen in `pos`), and the best.
 
     `budget` 0: the evaluator's after-state values. Otherwise every cell is valued by a
     one-card expectimax (`search_look.look1`), and the best candidates by a two-card one
-    (`plan`); a candidate's estimate is its deepest value. The result is exact averages over
-    the unseen cards, so it depends only on (pos, budget). With `seconds` the candidates are
-    refined in order until the time is spent (benchmarks only).
+    (`plan`); a candidate's estimate is its deepest value. `whole`, if given, adds its
+    correction of each cell's after-state (`root_corrections`) to that cell's estimate, before
+    the candidates are chosen, or, if it is `at_leaves`, to every after-state the lookahead
+    values (`search_look.Context`). The result is exact averages over the unseen cards, so it
+    depends only on (pos, budget). With `seconds` the candidates are refined in order until
+    the time is spent (benchmarks only).
     """
     classes = cell_classes(pos)
     reps = list(classes)
+    leaves = whole is not None and whole.at_leaves and (budget > 0 or seconds is not None)
+    corr = root_corrections(pos, card, reps, None if leaves else whole, pts)
     if budget <= 0 and seconds is None:
         static: dict[int, float] = {}
         for rep in reps:
             nxt = pos.copy()
             nxt.put(rep, card, pts)
-            static[rep] = static_estimate(nxt, vt) if nxt.placed < 25 else float(nxt.total)
+            static[rep] = (
+                static_estimate(nxt, vt) + corr[rep] if nxt.placed < 25 else float(nxt.total)
+            )
         return _spread(static, classes), best_cell(static)
     t0 = time.perf_counter()
-    est, gains, ctx = look_values(pos, card, reps, vt, pts)
+    rc = whole.rows_cols() if whole is not None and leaves else None
+    est, gains, ctx = look_values(pos, card, reps, vt, pts, rc)
+    for c in reps:
+        est[c] += corr[c]
     order = sorted(reps, key=lambda c: (-est[c], c))
     if len(order) > 1:
+        deep: dict[int, float] = {}
         if seconds is None:
             k, width = plan(budget, len(order))
-            est.update(look2_values(pos, card, order[:k], gains, ctx, width, vt, pts))
+            deep = look2_values(pos, card, order[:k], gains, ctx, width, vt, pts)
         else:
             for c in order:
                 if time.perf_counter() - t0 > seconds * 0.5:
                     break
-                est.update(look2_values(pos, card, [c], gains, ctx, TWO_CARD_WIDTH, vt, pts))
+                deep.update(look2_values(pos, card, [c], gains, ctx, TWO_CARD_WIDTH, vt, pts))
+        for c, v in deep.items():
+            est[c] = v + corr[c]
     return _spread(est, classes), best_cell(est)

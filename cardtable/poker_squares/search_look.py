@@ -36,7 +36,9 @@ NEG = -1e9
 class Context:
     """Line values for every unseen next card, under one unseen set and time bucket.
 
-    `placed` is the number of cards on the grid when the next card is turned.
+    `placed` is the number of cards on the grid when the next card is turned. `rc`, if given,
+    is a whole-grid correction by how many cards the rows and the columns hold
+    (`whole_grid.WholeGrid.rows_cols`), added to every leaf.
     """
 
     __slots__ = (
@@ -47,6 +49,7 @@ class Context:
         "mask",
         "memo",
         "pts",
+        "rc",
         "ru",
         "su",
         "tb",
@@ -55,7 +58,15 @@ class Context:
         "xs",
     )
 
-    def __init__(self, pos: Position, placed: int, vt: ValueTable, pts: list[int]) -> None:
+    def __init__(
+        self,
+        pos: Position,
+        placed: int,
+        vt: ValueTable,
+        pts: list[int],
+        rc: npt.NDArray[np.float64] | None = None,
+    ) -> None:
+        self.rc = rc
         self.tb = TB[min(placed, 24)]
         self.ru = pos.ru[:]
         self.su = pos.su[:]
@@ -70,6 +81,7 @@ class Context:
     def without(self, x: int, vt: ValueTable, pts: list[int], placed: int) -> Context:
         """The context after `x` is turned and placed (one card fewer unseen, one more placed)."""
         ctx = Context.__new__(Context)
+        ctx.rc = self.rc
         r = x % 13 + 1
         ctx.tb = TB[min(placed, 24)]
         ctx.ru = self.ru[:]
@@ -190,6 +202,8 @@ class Context:
         fullness = self.vt.fullness
         if fullness is not None and pos.placed < 24:  # the next card does not fill the grid
             gains = gains + np.array(fullness_after(fullness, lms, empt))[:, None]
+        if self.rc is not None and pos.placed < 24:
+            gains = gains + np.array(rows_cols_after(self.rc[pos.placed + 1], lms, empt))[:, None]
         best = o_arr.sum(0) + gains.max(0) + pos.total
         return best, gains, empt
 
@@ -215,6 +229,22 @@ def fullness_after(fullness: dict[int, float], lms: list[int], empt: list[int]) 
     return [fullness.get(halves[ROW_OF[c]] * 6**5 + halves[COL_OF[c]], 0.0) for c in empt]
 
 
+def rows_cols_after(w: npt.NDArray[np.float64], lms: list[int], empt: list[int]) -> list[float]:
+    """The whole-grid correction by line fullness of the grid after a card goes to each cell
+    of ``empt``: ``w[0][n]`` per row and ``w[1][n]`` per column holding n cards (n = 5:
+    0)."""
+    wr = w[0].tolist()
+    wc = w[1].tolist()
+    counts = [MS_N[ms] for ms in lms]
+    base = sum(wr[n] for n in counts[:5]) + sum(wc[n] for n in counts[5:])
+    out = []
+    for c in empt:
+        nr = counts[ROW_OF[c]]
+        nc = counts[COL_OF[c]]
+        out.append(base + wr[nr + 1] - wr[nr] + wc[nc + 1] - wc[nc])
+    return out
+
+
 def look1(pos: Position, ctx: Context) -> float:
     """Mean over the next card of the best greedy after-state value (exact final total when the
     grid is full). `ctx` must match `pos` (same unseen set; `pos.placed` cards on the grid)."""
@@ -230,10 +260,12 @@ def look_values(
     reps: list[int],
     vt: ValueTable,
     pts: list[int],
+    rc: npt.NDArray[np.float64] | None = None,
 ) -> tuple[dict[int, float], dict[int, tuple[npt.NDArray[np.float64], list[int]]], Context]:
     """One-card expectimax value of putting `card` (already seen in `pos`) on each cell of
-    `reps`; also each cell's gain matrix for `look2` and the shared context."""
-    ctx = Context(pos, pos.placed + 1, vt, pts)
+    `reps`; also each cell's gain matrix for `look2` and the shared context (`rc`: see
+    `Context`)."""
+    ctx = Context(pos, pos.placed + 1, vt, pts, rc)
     out: dict[int, float] = {}
     gains: dict[int, tuple[npt.NDArray[np.float64], list[int]]] = {}
     for c in reps:
