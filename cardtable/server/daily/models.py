@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from cardtable.server.games.public import PSGame
 from pydantic import BaseModel, Field
+
+from cardtable.server.games.public import PSGame
 
 Table = Literal["american", "british"]
 
@@ -29,7 +30,10 @@ class DailyBoard(BaseModel):
 
 
 class DailyMe(BaseModel):
-    status: Literal["open", "counted", "practice", "lost"]
+    status: Literal["open", "counted", "practice", "lost", "review"] = Field(
+        description="review: finished unassisted but held off the board by the fair-play "
+        "check (docs/daily.md, 'Fair play'); `review_reason` says why."
+    )
     game_id: str
     total: int | None
     lines: list[str | None] | None = Field(description="Hand of each line: rows, then columns.")
@@ -38,6 +42,9 @@ class DailyMe(BaseModel):
     rank: int | None
     percentile: float | None = Field(
         description="Share of ranked players who scored at most as much, in percent."
+    )
+    review_reason: str | None = Field(
+        default=None, description="Why the entry is under review, in plain words; else null."
     )
 
 

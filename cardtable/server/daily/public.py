@@ -4,9 +4,11 @@ import (`make contracts` holds them to it).
 - `settle`: settle a player's open daily entries (statistics and history settle first, so
   a finished daily deal is counted before it is shown).
 - `DailyStore`: the player's daily entries, for their history, export and deletion.
+- `fairplay`: the fair-play detector, for its benchmark (bench/daily_fairplay.py).
 """
 
+from cardtable.server.daily import fairplay
 from cardtable.server.daily.routes import settle
 from cardtable.server.daily.store import DailyStore
 
-__all__ = ["DailyStore", "settle"]
+__all__ = ["DailyStore", "fairplay", "settle"]

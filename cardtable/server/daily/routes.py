@@ -5,7 +5,8 @@ in `daily_deals`. ``POST /api/daily/{table}/play`` deals it as an ordinary Poker
 (played with the usual move routes); the player's first attempt of the day is their entry,
 any later one is a practice replay. An entry is settled when the player next reads the daily
 (`settle`): counted if the deal was finished unassisted, and on the board if the player id
-was created before the day began.
+was created before the day began, unless its total is implausible given its own placements
+(`fairplay`): then it is held for review, off the board.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from cardtable.poker_squares import ENGINE
+from cardtable.poker_squares.game import Game
 from cardtable.server.core import retention
 from cardtable.server.core.errors import damaged, not_found, responses
 from cardtable.server.core.runtime import RuntimeDep, StoreDep
 from cardtable.server.core.store import Store
+from cardtable.server.daily import fairplay
 from cardtable.server.daily.models import (
     DailyBar,
     DailyBoard,
@@ -96,13 +99,23 @@ def _settle(store: Store, player: str, entry: Entry) -> None:
         daily.close(player, entry, None)
         return
     lines: list[str | None] = [None] * 10
+    game = None
     if record is not None:
         try:
             game = ENGINE.from_dict(record.state)
             lines = [None if h is None else h.key for h in game.line_hands]
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-            pass
-    daily.close(player, entry, Settled(first.total, lines, first.practice, first.finished_at))
+            game = None
+    settled = Settled(first.total, lines, first.practice, first.finished_at)
+    if not first.practice and game is not None and game.is_over and _implausible(game):
+        daily.hold(player, entry, settled)
+        return
+    daily.close(player, entry, settled)
+
+
+def _implausible(game: Game) -> bool:
+    """The fair-play check (`fairplay`): is the total implausible given the placements?"""
+    return fairplay.judge(game.table, game.cards, game.placements).held
 
 
 def streak(days: list[str], today: str) -> Streak:
@@ -128,6 +141,7 @@ def _me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
     if entry.ranked and entry.total is not None:
         rank, players, at_or_below = daily.rank(entry.day, entry.variant, entry.total)
         percentile = round(100 * at_or_below / players, 1) if players else None
+    review_reason = fairplay.REASON if entry.status == "review" else None
     return DailyMe(
         status=entry.status,  # type: ignore[arg-type]
         game_id=entry.game_id,
@@ -137,6 +151,7 @@ def _me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
         ranked=entry.ranked,
         rank=rank,
         percentile=percentile,
+        review_reason=review_reason,
     )
 
 

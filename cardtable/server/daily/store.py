@@ -46,7 +46,7 @@ class Entry:
     variant: str
     game_id: str
     eligible: bool
-    status: str  # "creating", "open", "counted", "practice", "lost"
+    status: str  # "creating", "open", "counted", "practice", "lost", "review"
     ranked: bool
     total: int | None
     lines: list[str | None] | None
@@ -200,6 +200,18 @@ class DailyStore(FeatureTables):
                     "ON CONFLICT (day, variant, total) DO UPDATE SET n = daily_scores.n + 1",
                     (entry.day, entry.variant, settled.total),
                 )
+
+    def hold(self, player: str, entry: Entry, settled: Settled) -> None:
+        """Settle an open entry as held for review (`fairplay`): status ``review``, its total
+        and lines kept, never ranked, so it adds nothing to the score counts."""
+        with self.sql.transaction() as tx:
+            self._exec(
+                tx,
+                "UPDATE daily_entries SET status = 'review', ranked = 0, total = ?, lines = ?, "
+                "finished_at = ? WHERE day = ? AND variant = ? AND player = ? AND status = 'open'",
+                (settled.total, json.dumps(settled.lines), settled.finished_at,
+                 entry.day, entry.variant, player),
+            )  # fmt: skip
 
     def history(self, player: str, limit: int) -> list[Entry]:
         rows = self._rows(

@@ -93,6 +93,7 @@ function resultText(me) {
   if (me.status === "open") return t("daily.result_open");
   if (me.status === "lost") return t("daily.result_lost");
   if (me.status === "practice") return t("daily.result_practice", { n: me.total });
+  if (me.status === "review") return t("daily.result_review", { n: me.total });
   if (me.ranked) {
     return t("daily.result_ranked", { n: me.total, rank: me.rank, percentile: me.percentile });
   }
@@ -111,6 +112,7 @@ function renderResult(data) {
   let note = "";
   if (me.status === "counted" && !me.eligible) note = t("daily.new_id_note");
   else if (me.status === "practice") note = t("daily.practice_note");
+  else if (me.status === "review") note = t("daily.review_note");
   $("result-note").textContent = note;
   const sharable = (me.status === "counted" || me.status === "practice") && me.total !== null;
   $("share-box").hidden = !sharable;
