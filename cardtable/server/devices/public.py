@@ -5,7 +5,9 @@ they import (`make contracts` holds them to it).
   when unknown, revoked or deleted), and `PLAYER_ID` and `authenticate` for the live channel,
   which reads the credential from its hello message instead of a header.
 - `now_of`: the clock the device routes read (tests inject one).
-- `DeviceStore`: a player's devices, so "delete my data" (statistics) deletes them too.
+- `DeviceStore`: a player's devices, so "delete my data" (statistics) deletes them too, and
+  `DeviceStore.standing`, with which the online live channel checks its open connections'
+  credentials (a device signed out or deleted stops receiving its seat's hand).
 """
 
 from cardtable.server.devices.players import PLAYER_ID, PlayerDep, authenticate

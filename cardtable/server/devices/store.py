@@ -3,8 +3,11 @@
 A credential row maps the SHA-256 of one browser's id (or of a recovery key) to a player;
 a transfer code row holds the SHA-256 of a code, live until ``expires_at`` and claimed once
 by a compare-and-set (``UPDATE ... WHERE used_at IS NULL AND expires_at > now``), so two
-claims at once, in any processes, have exactly one winner. Times are ISO-8601 UTC text, as
-everywhere in the store.
+claims at once, in any processes, have exactly one winner. An unused code dies with the device
+that issued it (``created_by``): signing that device out, or signing out everywhere else from
+another device, deletes it, and a claim also requires its issuing device to be still signed in
+(which covers a code whose issuing request raced its device's sign-out). Times are ISO-8601
+UTC text, as everywhere in the store.
 """
 
 from __future__ import annotations
@@ -19,6 +22,14 @@ from cardtable.server.core.store.tables import FeatureTables
 from cardtable.server.devices.service import iso
 
 _COLUMNS = "cred, player, device, name, kind, created_at, last_used_at, revoked_at"
+_ISSUER_IN = (
+    "EXISTS (SELECT 1 FROM credentials i WHERE i.device = transfer_codes.created_by "
+    "AND i.player = transfer_codes.player AND i.revoked_at IS NULL)"
+)
+"""The code's issuing device is still signed in."""
+CHUNK = 500
+"""Credentials per query when a process checks its open live connections."""
+OK, REVOKED, GONE = "ok", "revoked", "gone"
 
 
 @dataclass(frozen=True)
@@ -45,6 +56,23 @@ class DeviceStore(FeatureTables):
         """The credential row (revoked or not); one read by primary key."""
         rows = self._rows(f"SELECT {_COLUMNS} FROM credentials WHERE cred = ?", (cred,))
         return _credential(rows[0]) if rows else None
+
+    def standing(self, creds: Sequence[str]) -> dict[str, str]:
+        """Each of ``creds``: `OK` (a device credential still signed in), `REVOKED` (signed
+        out) or `GONE` (no such device credential: its record was deleted). One query per
+        `CHUNK` credentials: what a process's live connections are checked with."""
+        found: dict[str, str] = {}
+        unique = sorted(set(creds))
+        for start in range(0, len(unique), CHUNK):
+            chunk = unique[start : start + CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            rows = self._rows(
+                f"SELECT cred, revoked_at FROM credentials WHERE kind = 'device' "
+                f"AND cred IN ({marks})",
+                chunk,
+            )
+            found.update((r[0], OK if r[1] is None else REVOKED) for r in rows)
+        return {c: found.get(c, GONE) for c in unique}
 
     def adopt(self, cred: str, at: datetime) -> Credential | None:
         """A player created without a credential row (by a process of the code before
@@ -93,7 +121,8 @@ class DeviceStore(FeatureTables):
             self._exec(tx, "UPDATE credentials SET name = ? WHERE cred = ?", (name, cred))
 
     def revoke(self, player: str, device: str, at: datetime) -> bool:
-        """Sign one device of ``player`` out; False when it has no such valid device."""
+        """Sign one device of ``player`` out, with the unused transfer codes it issued; False
+        when it has no such valid device."""
         with self.sql.transaction() as tx:
             n = self._exec(
                 tx,
@@ -101,10 +130,17 @@ class DeviceStore(FeatureTables):
                 "AND revoked_at IS NULL",
                 (iso(at), player, device),
             ).rowcount
+            self._exec(
+                tx,
+                "DELETE FROM transfer_codes WHERE player = ? AND created_by = ? "
+                "AND used_at IS NULL",
+                (player, device),
+            )
         return bool(n == 1)
 
     def revoke_others(self, player: str, cred: str, at: datetime) -> int:
-        """Sign every other credential of ``player`` out (recovery keys too); how many."""
+        """Sign every other credential of ``player`` out (recovery keys too), with every
+        unused transfer code that another device issued; how many credentials."""
         with self.sql.transaction() as tx:
             n = self._exec(
                 tx,
@@ -112,6 +148,12 @@ class DeviceStore(FeatureTables):
                 "AND revoked_at IS NULL",
                 (iso(at), player, cred),
             ).rowcount
+            self._exec(
+                tx,
+                "DELETE FROM transfer_codes WHERE player = ? AND used_at IS NULL AND "
+                "created_by NOT IN (SELECT device FROM credentials WHERE cred = ?)",
+                (player, cred),
+            )
         return int(n)
 
     # -- transfer codes ----------------------------------------------------------------
@@ -134,19 +176,20 @@ class DeviceStore(FeatureTables):
         """(code hash, expires_at) of the player's live code, if any."""
         rows = self._rows(
             "SELECT code, expires_at FROM transfer_codes WHERE player = ? AND used_at IS NULL "
-            "AND expires_at > ? ORDER BY created_at DESC LIMIT 1",
+            f"AND expires_at > ? AND {_ISSUER_IN} ORDER BY created_at DESC LIMIT 1",
             (player, iso(at)),
         )
         return (rows[0][0], rows[0][1]) if rows else None
 
     def claim_code(self, code: str, cred: str, name: str, at: datetime) -> Credential | None:
         """Claim a live code and make ``cred`` a device of its player, in one transaction;
-        None (nothing written) when the code is unknown, used or expired."""
+        None (nothing written) when the code is unknown, used or expired, or its issuing
+        device has been signed out."""
         with self.sql.transaction() as tx:
             row = self._exec(
                 tx,
                 "SELECT player FROM transfer_codes WHERE code = ? AND used_at IS NULL "
-                "AND expires_at > ?",
+                f"AND expires_at > ? AND {_ISSUER_IN}",
                 (code, iso(at)),
             ).fetchone()
             if row is None:
@@ -155,7 +198,7 @@ class DeviceStore(FeatureTables):
             won = self._exec(
                 tx,
                 "UPDATE transfer_codes SET used_at = ?, used_by = ? WHERE code = ? "
-                "AND used_at IS NULL AND expires_at > ?",
+                f"AND used_at IS NULL AND expires_at > ? AND {_ISSUER_IN}",
                 (iso(at), device, code, iso(at)),
             ).rowcount
             if won != 1:  # another claim took it between the read and this write

@@ -1,4 +1,5 @@
-"""`Hub`: wakes this process's live connections when a table they watch changes.
+"""`Hub`: wakes this process's live connections when a table they watch changes; `Guard`:
+checks their credentials (a device signed out or deleted stops receiving at once).
 
 A table's row in the store is the truth; the hub only says "look again". It is told about a
 change three ways, each enough on its own to deliver it (docs/online.md):
@@ -10,15 +11,24 @@ change three ways, each enough on its own to deliver it (docs/online.md):
 
 A watcher keeps the last version it has sent; being woken with a version it has already sent
 is harmless (it loads the table, sees nothing new, and sends nothing).
+
+The guard (docs/online.md "Signed out while connected") reads credentials from the store, never
+from memory: before every push, and in a sweep every `Guard.every` seconds over every open
+connection of the process. Checks are batched: one query (per 500 credentials) answers every
+check asked while no query was running, and a check is only ever answered by a query that
+began after it was asked, so a push that follows a sign-out always sees it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+import logging
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
+
+log = logging.getLogger("cardtable.server.online")
 
 
 class Fanout(Protocol):
@@ -106,3 +116,97 @@ class Hub:
 
     def connections(self) -> int:
         return sum(len(g) for g in self._watches.values())
+
+
+Standing = Callable[[list[str]], dict[str, str]]
+"""The store's answer for some credentials: "ok", "revoked" or "gone" for each (blocking)."""
+Refused = Callable[[str], None]
+"""Told a connection's credential is no longer "ok" (with its standing)."""
+
+
+class Guard:
+    """The credentials of this process's open live connections, checked in the store."""
+
+    def __init__(self, standing: Standing, every: float = 0.5) -> None:
+        self._standing = standing
+        self.every = every
+        """Seconds between sweeps over every open connection."""
+        self._open: dict[str, set[Refused]] = {}
+        self._waiting: dict[str, list[asyncio.Future[str]]] = {}
+        self._batch: asyncio.Task[None] | None = None
+        self.queries = 0
+        """Batches read from the store (for tests)."""
+
+    @contextmanager
+    def guard(self, cred: str, refused: Refused) -> Iterator[None]:
+        """While the block runs, a sweep that finds ``cred`` signed out or deleted calls
+        ``refused`` with its standing."""
+        self._open.setdefault(cred, set()).add(refused)
+        try:
+            yield
+        finally:
+            group = self._open.get(cred)
+            if group is not None:
+                group.discard(refused)
+                if not group:
+                    del self._open[cred]
+
+    async def standing(self, cred: str) -> str:
+        """``cred``'s standing, read by a query that began after this call."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[str] = loop.create_future()
+        self._waiting.setdefault(cred, []).append(future)
+        batch = self._batch
+        if batch is None or batch.done() or batch.get_loop() is not loop:
+            self._batch = loop.create_task(self._drain())
+        return await future
+
+    async def _drain(self) -> None:
+        """Answer every waiting check, one batch at a time, until none is waiting."""
+        while self._waiting:
+            waiting, self._waiting = self._waiting, {}
+            self.queries += 1
+            try:
+                found = await asyncio.to_thread(self._standing, sorted(waiting))
+            except Exception as exc:
+                for futures in waiting.values():
+                    for f in futures:
+                        if not f.done():
+                            f.set_exception(exc)
+                continue
+            for cred, futures in waiting.items():
+                for f in futures:
+                    if not f.done():
+                        f.set_result(found.get(cred, "gone"))
+
+    async def sweep(self) -> int:
+        """Check every open connection's credential once; tell the refused ones. How many
+        credentials were refused."""
+        creds = sorted(self._open)
+        if not creds:
+            return 0
+        answers = await asyncio.gather(*(self.standing(c) for c in creds))
+        refused = 0
+        for cred, standing in zip(creds, answers, strict=True):
+            if standing != "ok":
+                refused += 1
+                for tell in list(self._open.get(cred, ())):
+                    tell(standing)
+        return refused
+
+    async def run(self) -> None:
+        """Sweep every `every` seconds until cancelled; a failure is logged once per run of
+        failures (the pushes still check for themselves)."""
+        failing = False
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if not failing:
+                    log.exception("online: checking live credentials failed; retrying")
+                failing = True
+            else:
+                failing = False

@@ -5,6 +5,11 @@ the table as that device may see it, then again after every change, with the eve
 the version it last sent. The connection is also the device's presence: a row in
 ``online_presence`` while it is open (refreshed by this process's driver), and when the
 device's last connection closes, its seats start their grace period.
+
+The credential of the hello is checked again in the store before every push and every
+half-second by the process's guard (hub.py): a device signed out closes with 4401 `revoked`,
+one whose record was deleted with 4401 `deleted` (docs/online.md "Signed out while
+connected"), in whichever process holds its connection.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
-from cardtable.server.core.errors import ApiError
+from cardtable.server.core.errors import ApiError, revoked
 from cardtable.server.devices.public import PLAYER_ID, authenticate, now_of
 from cardtable.server.online import codes
 from cardtable.server.online.render import device_view
@@ -37,10 +42,25 @@ MAX_MESSAGE = 1024
 
 
 class _Closed(Exception):
-    def __init__(self, code: int, reason: str) -> None:
+    def __init__(self, code: int, reason: str, message: dict[str, Any] | None = None) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.message = message
+        """Sent before closing, when there is one."""
+
+
+def _refused(standing: str) -> _Closed:
+    """How a connection whose credential is no longer valid ends (docs/online.md)."""
+    if standing == "revoked":
+        message = {"type": "error", "code": "revoked", "message": revoked().message}
+        return _Closed(NO_PLAYER, "revoked", message)
+    message = {
+        "type": "error",
+        "code": "no_player",
+        "message": "this record was deleted: start fresh",
+    }
+    return _Closed(NO_PLAYER, "deleted", message)
 
 
 def _error(message: str) -> dict[str, Any]:
@@ -82,6 +102,10 @@ class Connection:
         self.key = codes.table_key(token)
         self.id = secrets.token_hex(12)
         self.player = ""
+        self.cred = ""
+        """The SHA-256 of the hello's player id (the device credential)."""
+        self.refused = asyncio.Event()
+        self.standing = "ok"
         self.sent: int | None = None
         self.seated = False
         """Whether the presence row counts this device as holding a seat."""
@@ -121,10 +145,30 @@ class Connection:
                 await self.send({"type": "error", "code": "revoked", "message": exc.message})
                 raise _Closed(NO_PLAYER, "revoked") from None
             self.player = device.player
+            self.cred = device.cred
             return version
 
+    def refuse(self, standing: str) -> None:
+        """The guard found this connection's credential signed out or deleted."""
+        self.standing = standing
+        self.refused.set()
+
+    async def until_refused(self) -> None:
+        await self.refused.wait()
+        raise _refused(self.standing)
+
+    async def check(self) -> None:
+        """Raise `_Closed` unless the credential is still a signed-in device, read now."""
+        if self.refused.is_set():
+            raise _refused(self.standing)
+        standing = await self.online.guard.standing(self.cred)
+        if standing != "ok":
+            self.refuse(standing)
+            raise _refused(standing)
+
     async def push(self, since: int | None) -> None:
-        """Send the table if it is newer than what this device has."""
+        """Send the table if it is newer than what this device has, and the device is still
+        signed in."""
         record = await run_in_threadpool(self.online.store.load, self.key)
         if record is None:
             raise _Closed(NO_TABLE, "no such table")
@@ -138,6 +182,8 @@ class Connection:
             room, self.player, token=self.token, code=record.code, now=time.time(), since=since
         )
         table = OnlineTable.model_validate(view).model_dump(mode="json")
+        # Read after the table: a sign-out saved before this change was made is seen here.
+        await self.check()
         await self.send({"type": "table", "table": table})
         self.sent = record.version
 
@@ -178,22 +224,29 @@ async def live(ws: WebSocket, token: str) -> None:
         if record is None:
             raise _Closed(NO_TABLE, "no such table")
         conn.seated = bool(load_room(record).seats_of(conn.player))
-        await run_in_threadpool(_arrive, online, conn)
-        present = True
-        await conn.push(version)
-        tasks = [asyncio.create_task(conn.listen()), asyncio.create_task(conn.follow())]
-        try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-        for task in done:
-            task.result()
+        with online.guard.guard(conn.cred, conn.refuse):
+            await run_in_threadpool(_arrive, online, conn)
+            present = True
+            await conn.push(version)
+            tasks = [
+                asyncio.create_task(conn.listen()),
+                asyncio.create_task(conn.follow()),
+                asyncio.create_task(conn.until_refused()),
+            ]
+            try:
+                done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in tasks:
+                    task.cancel()
+                for task in tasks:
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+            for task in done:
+                task.result()
     except _Closed as exc:
         with contextlib.suppress(Exception):
+            if exc.message is not None:
+                await ws.send_text(json.dumps(exc.message, separators=(",", ":")))
             await ws.close(exc.code, exc.reason)
     except (WebSocketDisconnect, RuntimeError):
         pass  # the device went away

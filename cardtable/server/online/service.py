@@ -1,6 +1,7 @@
 """`Online`: what one app instance runs for the online tables (started and stopped with the
-app): the hub of live connections, the fan-out between processes, the fallback poll, the
-deadline driver, the code and join rate limits, and the one way a table is saved.
+app): the hub of live connections, the guard over their credentials, the fan-out between
+processes, the fallback poll, the deadline driver, the code and join rate limits, and the one
+way a table is saved.
 
 Every change goes through `save` (compare-and-set, the fan-out's NOTIFY in the same
 transaction, then this process's watchers and driver woken) or `change` (the same, reloaded
@@ -22,9 +23,10 @@ from typing import TYPE_CHECKING
 from cardtable.server.core.errors import damaged
 from cardtable.server.core.ratelimit import TokenBuckets
 from cardtable.server.core.store import StaleVersion
+from cardtable.server.devices.public import DeviceStore
 from cardtable.server.online.driver import Driver
 from cardtable.server.online.fanout import make_fanout
-from cardtable.server.online.hub import Fanout, Hub
+from cardtable.server.online.hub import Fanout, Guard, Hub
 from cardtable.server.online.model import Room, RoomError
 from cardtable.server.online.poll import poll
 from cardtable.server.online.store import OnlineStore, RoomRecord
@@ -41,6 +43,7 @@ class Online:
         self.runtime = runtime
         self.settings = runtime.settings.online
         self.hub = Hub()
+        self.guard = Guard(self.standing)
         self.driver = Driver(self)
         self.process = secrets.token_hex(8)
         self.fanout: Fanout = make_fanout(runtime.settings)
@@ -62,6 +65,10 @@ class Online:
             self._store = OnlineStore(base)
         return self._store
 
+    def standing(self, creds: list[str]) -> dict[str, str]:
+        """Whether each credential is still a signed-in device (for the guard)."""
+        return DeviceStore(self.runtime.store).standing(creds)
+
     def versions(self, keys: list[str]) -> dict[str, int]:
         """Stored versions of ``keys`` (for the fallback poll)."""
         return self.store.versions(keys)
@@ -74,6 +81,7 @@ class Online:
             self.driver.run(),
             self.fanout.run(self.hub),
             poll(self.hub, self.versions, self.settings.poll_seconds),
+            self.guard.run(),
         ]
         self._tasks = [asyncio.create_task(w) for w in work]
 

@@ -297,6 +297,76 @@ def test_a_signed_out_device_is_refused_at_once_by_another_process(
     assert api.get("/api/devices", status=401)["code"] == "revoked"
 
 
+def test_deleted_and_signed_out_ids_are_refused_at_once_by_another_process(
+    settings: Settings, client: TestClient, api: Api
+) -> None:
+    """Sign out everywhere else, then delete my data, each through one app: a second app on
+    the same store (another server process, which has just served those ids) refuses them on
+    their very next request."""
+    tablet = device_of(client, claim(client, code_for(api)))
+    phone = device_of(client, claim(client, code_for(api)))
+    with TestClient(create_app(settings)) as second:
+        far_tablet, far_phone = Api(second, tablet.player_id), Api(second, phone.player_id)
+        for far in (far_tablet, far_phone, Api(second, api.player_id)):
+            assert far.get("/api/stats")  # each id just worked in the other process
+        assert phone.post("/api/devices/sign-out-others") == {"revoked": 2}
+        assert far_tablet.get("/api/stats", status=401)["code"] == "revoked"
+        assert Api(second, api.player_id).get("/api/stats", status=401)["code"] == "revoked"
+        assert far_phone.get("/api/stats")
+        r = client.delete("/api/stats/data", headers=phone.headers)
+        assert r.status_code == 204
+        assert far_phone.get("/api/stats", status=401)["code"] == "no_player"
+        assert far_phone.get("/api/devices", status=401)["code"] == "no_player"
+
+
+def test_a_code_dies_with_the_device_that_issued_it(
+    app: FastAPI, client: TestClient, api: Api, clock: Clock
+) -> None:
+    """B claims A's code and issues its own; A signs B out: B's code is dead (404
+    `bad_code`). The same when A signs out everywhere else; A's own live code survives that.
+    A code whose issuing device is signed out is refused at claim time even if its row was
+    left behind (a code issued in the same instant as the sign-out)."""
+    b = device_of(client, claim(client, code_for(api), name="B"))
+    b_code = code_for(b)
+    target = next(d["device"] for d in api.get("/api/devices")["devices"] if d["name"] == "B")
+    assert client.delete(f"/api/devices/{target}", headers=api.headers).status_code == 204
+    assert api.get("/api/devices")["transfer"] is None
+    assert claim(client, b_code, 404)["code"] == "bad_code"
+
+    c = device_of(client, claim(client, code_for(api), name="C"))
+    c_code = code_for(c)
+    assert api.post("/api/devices/sign-out-others") == {"revoked": 1}
+    assert api.get("/api/devices")["transfer"] is None
+    assert claim(client, c_code, 404)["code"] == "bad_code"
+    player = player_key(str(api.player_id))
+    assert count(app, "SELECT COUNT(*) FROM transfer_codes WHERE player = ? AND used_at IS NULL",
+                 player) == 0  # fmt: skip
+
+    mine = code_for(api)  # this device's own code is not "elsewhere"
+    assert api.post("/api/devices/sign-out-others") == {"revoked": 0}
+    d = device_of(client, claim(client, mine, name="D"))
+    assert d.get("/api/devices")["devices"][0]["current"] is False
+
+    # A code row left behind by a device already signed out (its issuing request raced the
+    # sign-out) is refused by the claim itself, and not shown as the record's live code.
+    d_device = next(x["device"] for x in api.get("/api/devices")["devices"] if x["name"] == "D")
+    assert client.delete(f"/api/devices/{d_device}", headers=api.headers).status_code == 204
+    raced = "ABCD-EFGH"
+    store = store_of(app)
+    with store.transaction() as tx:
+        tx.execute(
+            store._sql(
+                "INSERT INTO transfer_codes (code, player, created_by, created_at, expires_at) "
+                "VALUES (?, ?, ?, ?, ?)"
+            ),
+            (player_key("ABCDEFGH"), player, d_device, T0.isoformat(timespec="microseconds"),
+             (T0 + timedelta(minutes=10)).isoformat(timespec="microseconds")),
+        )  # fmt: skip
+    assert api.get("/api/devices")["transfer"] is None
+    assert claim(client, raced, 404)["code"] == "bad_code"
+    assert count(app, "SELECT COUNT(*) FROM credentials WHERE player = ?", player) == 4
+
+
 def test_another_players_device_cannot_be_signed_out(
     client: TestClient, api: Api, other: Api
 ) -> None:
