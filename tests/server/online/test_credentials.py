@@ -6,7 +6,9 @@ push) or nothing happens (the guard's sweep), and whichever server process holds
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -205,3 +207,49 @@ def test_another_process_closes_the_socket_with_nothing_pushed(
         assert (close_code, close_reason) == (4401, reason)
         assert closed_at - signed_out < WITHIN, closed_at - signed_out
         print(f"{how}: closed {closed_at - signed_out:.3f} s after the sign-out (sweep)")
+
+
+def test_the_guard_batches_checks_and_never_answers_from_an_older_read() -> None:
+    """200 checks asked at once are one store read; a check asked while a read is running
+    waits for the next read, which sees a sign-out saved in between; a sweep tells the
+    refused connection only."""
+    signed_out: set[str] = set()
+    reads: list[list[str]] = []
+    reading = threading.Event()
+    go_on = threading.Event()
+
+    def standing(creds: list[str]) -> dict[str, str]:
+        reads.append(creds)
+        found = {c: "revoked" if c in signed_out else "ok" for c in creds}  # read at once
+        reading.set()
+        go_on.wait(5)  # ... and answered later
+        return found
+
+    async def scenario() -> None:
+        guard = Guard(standing)
+        go_on.set()
+        answers = await asyncio.gather(*(guard.standing(f"c{i}") for i in range(200)))
+        assert set(answers) == {"ok"} and len(reads) == 1 and len(reads[0]) == 200
+
+        go_on.clear()
+        reading.clear()
+        first = asyncio.ensure_future(guard.standing("c1"))
+        await asyncio.to_thread(reading.wait, 5)  # the read for `first` has begun
+        signed_out.add("c1")  # ... and a sign-out is saved while it runs
+        second = asyncio.ensure_future(guard.standing("c1"))
+        await asyncio.sleep(0.05)
+        go_on.set()
+        assert await first == "ok"  # read before the sign-out
+        assert await second == "revoked"  # asked after it: answered by a later read
+        assert len(reads) == 3
+
+        told: list[tuple[str, str]] = []
+        with (
+            guard.guard("c1", lambda s: told.append(("c1", s))),
+            guard.guard("c2", lambda s: told.append(("c2", s))),
+        ):
+            assert await guard.sweep() == 1
+        assert told == [("c1", "revoked")] and len(reads) == 4
+        assert await guard.sweep() == 0 and len(reads) == 4  # nothing open: no read
+
+    asyncio.run(scenario())
