@@ -2,6 +2,9 @@
 
     python -m bench.daily_fairplay calibrate --table american --deals 1000
     python -m bench.daily_fairplay measure --table american --deals 1000 [--players ...]
+    python -m bench.daily_fairplay play --players clairvoyant --deals 1000 --out F.npz \
+        [--calibration]
+    python -m bench.daily_fairplay judge --entries F.npz [--fits-out G.npz]
 
 Three players place the cards of a deal:
 
@@ -18,6 +21,11 @@ and prints the distribution of `fairplay.judge`'s ``z`` (mean, sd, quantiles), f
 `fairplay.FROM_CARD` and `HOLD_Z` were chosen. ``measure`` plays
 the first N deals of ``bench/deals/ps-1000.txt`` and prints, per player, how many entries the
 detector holds at the shipped thresholds, the mean total and the CPU the detector used.
+``play`` saves the entries one player made (cards, placements, totals) to a NumPy ``.npz``
+file, on the measured deals or, with ``--calibration``, on the calibration deals; ``judge``
+reads such a file and prints what the shipped detector makes of it (the same line as
+``measure``), optionally saving every entry's per-card ``(d_k, v_k)`` so that other
+statistics can be tried without recomputing them.
 One process; no parallelism (the development machine's two cores are shared).
 """
 
@@ -152,21 +160,131 @@ def run(
     return {"zs": zs, "totals": totals, "held": held, "cpu": cpu}
 
 
+def save_entries(
+    who: str, table: str, deals: list[list[Card]], args: argparse.Namespace, out: Path
+) -> None:
+    """Play every deal as ``who`` and save the entries (cards, placements, totals)."""
+    import numpy as np
+
+    cards = np.array([[c.index for c in d[:CELLS]] for d in deals], dtype=np.int16)
+    cells = np.zeros((len(deals), CELLS), dtype=np.int16)
+    totals = np.zeros(len(deals), dtype=np.int32)
+    t = time.perf_counter()
+    for i, deal in enumerate(deals):
+        cells[i] = play(who, table, deal, i, args)
+        totals[i] = Game(table, tuple(deal[:CELLS]), tuple(int(c) for c in cells[i])).total
+        if (i + 1) % 25 == 0 or i + 1 == len(deals):
+            # saved as it goes: an interrupted run keeps the entries played so far
+            print(f"  {who}: {i + 1}/{len(deals)} {time.perf_counter() - t:.0f} s", flush=True)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            part = out.with_name(out.stem + ".part.npz")
+            n = i + 1
+            np.savez(
+                part,
+                cards=cards[:n],
+                placements=cells[:n],
+                totals=totals[:n],
+                player=who,
+                table=table,
+            )
+            part.replace(out)
+
+
+def judge_entries(path: Path, fits_out: Path | None) -> dict[str, object]:
+    """The shipped detector on saved entries (and every entry's ``(d_k, v_k)`` if asked)."""
+    import numpy as np
+
+    data = np.load(path)
+    table = str(data["table"])
+    zs: list[float] = []
+    totals: list[int] = []
+    held = 0
+    cpu = 0.0
+    ds: list[list[float]] = []
+    vs: list[list[float]] = []
+    came: list[list[float]] = []
+    pool: list[list[list[float]]] = []
+    for row, cells in zip(data["cards"], data["placements"], strict=True):
+        cards = [DECK[int(c)] for c in row]
+        placements = [int(c) for c in cells]
+        clear_cache()
+        t0 = time.process_time()
+        ws = fairplay.worths(table, cards, placements)
+        steps = fairplay.fits_of(ws)
+        verdict = fairplay.verdict(table, cards, placements, steps)
+        cpu += time.process_time() - t0
+        came.append([c for c, _ in ws])
+        pool.append([sorted(w) + [math.nan] * (51 - len(w)) for _, w in ws])
+        ds.append([d for d, _ in steps])
+        vs.append([v for _, v in steps])
+        zs.append(verdict.z)
+        totals.append(verdict.total)
+        held += verdict.held
+        if fits_out is not None and (len(zs) % 25 == 0 or len(zs) == len(data["cards"])):
+            # saved as it goes: an interrupted run keeps the entries judged so far
+            part = fits_out.with_name(fits_out.stem + ".part.npz")
+            np.savez(
+                part,
+                d=np.array(ds),
+                v=np.array(vs),
+                came=np.array(came),
+                pool=np.array(pool),
+                totals=np.array(totals),
+                zs=np.array(zs),
+            )
+            part.replace(fits_out)
+    return {"zs": zs, "totals": totals, "held": held, "cpu": cpu, "who": str(data["player"])}
+
+
 def _quantile(xs: list[float], q: float) -> float:
     s = sorted(xs)
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
+def _report(who: str, out: dict[str, object], wall: float) -> None:
+    zs: list[float] = out["zs"]  # type: ignore[assignment]
+    totals: list[int] = out["totals"]  # type: ignore[assignment]
+    n = len(zs)
+    print(
+        f"  {who:12s} total mean {statistics.fmean(totals):6.1f}  z mean "
+        f"{statistics.fmean(zs):6.1f} sd {statistics.pstdev(zs):5.1f} "
+        f"min {min(zs):5.2f} q.01 {_quantile(zs, 0.01):5.2f} "
+        f"q.99 {_quantile(zs, 0.99):5.2f} q.995 {_quantile(zs, 0.995):5.2f} "
+        f"max {max(zs):5.2f}  held {out['held']}/{n} ({100 * out['held'] / n:.1f}%)  "  # type: ignore[operator]
+        f"detector CPU {1000 * out['cpu'] / n:.1f} ms/entry  "  # type: ignore[operator]
+        f"wall {wall:.0f} s",
+        flush=True,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("calibrate", "measure"))
+    parser.add_argument("mode", choices=("calibrate", "measure", "play", "judge"))
     parser.add_argument("--table", choices=("american", "british"), default="american")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--players", default=",".join(PLAYERS))
     parser.add_argument("--budget", type=int, default=INTERACTIVE_BUDGET)
     parser.add_argument("--steps", type=int, default=40_000)
+    parser.add_argument("--out", type=Path, help="play: the .npz file the entries go to")
+    parser.add_argument("--calibration", action="store_true", help="play: calibration deals")
+    parser.add_argument("--entries", type=Path, nargs="*", help="judge: saved .npz entries")
+    parser.add_argument("--fits-out", type=Path, help="judge: save every (d_k, v_k) here")
     args = parser.parse_args(argv)
     players = [p for p in args.players.split(",") if p]
+    if args.mode == "play":
+        deals = calibration_deals(args.deals) if args.calibration else measured_deals(args.deals)
+        if len(players) != 1 or args.out is None:
+            parser.error("play takes one player and --out")
+        save_entries(players[0], args.table, deals, args, args.out)
+        return 0
+    if args.mode == "judge":
+        w0 = time.perf_counter()
+        for path in args.entries or ():
+            out = judge_entries(path, args.fits_out if len(args.entries) == 1 else None)
+            _report(str(out["who"]), out, time.perf_counter() - w0)
+        load = os.getloadavg()
+        print(f"wall {time.perf_counter() - w0:.0f} s; load average {load[0]:.1f} {load[1]:.1f}")
+        return 0
     if args.mode == "calibrate":
         deals = calibration_deals(args.deals)
     else:
@@ -179,20 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     for who in players:
         t = time.perf_counter()
-        out = run(who, args.table, deals, args)
-        zs: list[float] = out["zs"]  # type: ignore[assignment]
-        totals: list[int] = out["totals"]  # type: ignore[assignment]
-        n = len(zs)
-        print(
-            f"  {who:12s} total mean {statistics.fmean(totals):6.1f}  z mean "
-            f"{statistics.fmean(zs):6.1f} sd {statistics.pstdev(zs):5.1f} "
-            f"min {min(zs):5.2f} q.01 {_quantile(zs, 0.01):5.2f} "
-            f"q.99 {_quantile(zs, 0.99):5.2f} q.995 {_quantile(zs, 0.995):5.2f} "
-            f"max {max(zs):5.2f}  held {out['held']}/{n} ({100 * out['held'] / n:.1f}%)  "  # type: ignore[operator]
-            f"detector CPU {1000 * out['cpu'] / n:.1f} ms/entry  "  # type: ignore[operator]
-            f"wall {time.perf_counter() - t:.0f} s",
-            flush=True,
-        )
+        _report(who, run(who, args.table, deals, args), time.perf_counter() - t)
     load = os.getloadavg()
     print(f"wall {time.perf_counter() - w0:.0f} s; load average {load[0]:.1f} {load[1]:.1f}")
     return 0

@@ -58,14 +58,16 @@ class Verdict:
     held: bool
 
 
-def fits(table: str, cards: Sequence[Card], placements: Sequence[int]) -> list[tuple[float, float]]:
-    """``(d_k, v_k)`` for the cards 2..25 (module docstring)."""
+def worths(
+    table: str, cards: Sequence[Card], placements: Sequence[int]
+) -> list[tuple[float, list[float]]]:
+    """For the cards 2..25: ``(w_k(c_k), [w_k(u) for every unseen u])`` (module docstring)."""
     if len(cards) < CELLS or len(placements) != CELLS:
         raise ValueError("a finished deal has 25 cards and 25 placements")
     vt = load_values(table)
     pts = line_points(table)
     pos = Position()
-    out: list[tuple[float, float]] = []
+    out: list[tuple[float, list[float]]] = []
     for k in range(CELLS):
         card = cards[k].index
         if k > 0:
@@ -82,19 +84,42 @@ def fits(table: str, cards: Sequence[Card], placements: Sequence[int]) -> list[t
                     v = static_estimate(nxt, vt) if nxt.placed < CELLS else float(nxt.total)
                     best = max(best, v)
                 worth[u] = best
-            mean = sum(worth.values()) / len(worth)
-            var = sum((v - mean) ** 2 for v in worth.values()) / len(worth)
-            out.append((worth[card] - mean, var))
+            out.append((worth[card], list(worth.values())))
         pos.see(card)
         pos.put(placements[k], card, pts)
     return out
 
 
+def fits(table: str, cards: Sequence[Card], placements: Sequence[int]) -> list[tuple[float, float]]:
+    """``(d_k, v_k)`` for the cards 2..25 (module docstring)."""
+    return [_fit(came, ws) for came, ws in worths(table, cards, placements)]
+
+
+def _fit(came: float, ws: list[float]) -> tuple[float, float]:
+    mean = sum(ws) / len(ws)
+    return came - mean, sum((v - mean) ** 2 for v in ws) / len(ws)
+
+
 def judge(table: str, cards: Sequence[Card], placements: Sequence[int]) -> Verdict:
     """The verdict on a finished deal: held when ``z >= HOLD_Z``."""
-    steps = fits(table, cards, placements)[FROM_CARD - 2 :]
+    return verdict(table, cards, placements, fits(table, cards, placements))
+
+
+def verdict(
+    table: str,
+    cards: Sequence[Card],
+    placements: Sequence[int],
+    all_steps: Sequence[tuple[float, float]],
+) -> Verdict:
+    """The verdict from the deal's `fits` (computed once by the caller)."""
+    steps = all_steps[FROM_CARD - 2 :]
     fit = sum(d for d, _ in steps)
     spread = sum(v for _, v in steps) ** 0.5
     z = fit / spread if spread > 0 else 0.0
     total = Game(table, tuple(cards[:CELLS]), tuple(placements)).total
     return Verdict(total=total, fit=round(fit, 1), z=round(z, 2), held=z >= HOLD_Z)
+
+
+def fits_of(all_worths: Sequence[tuple[float, list[float]]]) -> list[tuple[float, float]]:
+    """`fits` from `worths` computed once."""
+    return [_fit(came, ws) for came, ws in all_worths]
