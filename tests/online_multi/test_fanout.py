@@ -18,9 +18,8 @@ from cardtable.server.core.store.postgres import PostgresStore
 from cardtable.server.online.fanout import LocalFanout, PgFanout, make_fanout
 from cardtable.server.online.hub import Hub
 from cardtable.server.online.store import OnlineStore
+from tests.support.aio import run
 from tests.support.postgres import fresh_schema
-
-from .aio import run
 
 WAIT = 5.0
 

@@ -11,8 +11,7 @@ import pytest
 
 from cardtable.server.online.hub import Hub
 from cardtable.server.online.poll import poll, tick
-
-from .aio import run
+from tests.support.aio import run
 
 
 def test_a_tick_wakes_only_tables_that_moved() -> None:

@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from cardtable.server import Settings, create_app
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.online.hub import Guard
+from tests.support.aio import run
 from tests.support.live_server import live_server
 from tests.support.postgres import fresh_schema
 
@@ -252,4 +253,4 @@ def test_the_guard_batches_checks_and_never_answers_from_an_older_read() -> None
         assert told == [("c1", "revoked")] and len(reads) == 4
         assert await guard.sweep() == 0 and len(reads) == 4  # nothing open: no read
 
-    asyncio.run(scenario())
+    run(scenario())
