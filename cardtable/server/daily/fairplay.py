@@ -37,9 +37,11 @@ from cardtable.poker_squares.search import cell_classes, static_estimate
 FROM_CARD = 9
 """The sum starts at the 9th card turned: earlier cards barely separate (docs/daily.md)."""
 
-HOLD_Z = 3.0
-"""An entry whose `z` reaches this is held for review (docs/daily.md gives both error
-rates at it, measured by ``python -m bench.daily_fairplay``)."""
+HOLD_Z = 3.5
+"""An entry whose `z` reaches this is held for review. 3.0 held 0.8% of a human-like honest
+player's entries; 3.5 held 1 of 1,000 engine entries and none of 800 human-like ones
+(a standard normal exceeds it 0.02% of the time) and 46% of clairvoyant ones (docs/daily.md,
+"Fair play"; ``python -m bench.daily_fairplay``)."""
 
 REASON = (
     "Your total is far above what your own placements predicted: card after card, the next "
