@@ -31,6 +31,25 @@ from typing import Any, Protocol
 log = logging.getLogger("cardtable.server.online")
 
 
+@contextmanager
+def member(
+    groups: dict[str, set[Any]], key: str, item: Any, emptied: Callable[[], object] | None = None
+) -> Iterator[None]:
+    """``item`` is in ``groups[key]`` while the block runs; a group left empty is removed
+    (and ``emptied`` called)."""
+    groups.setdefault(key, set()).add(item)
+    try:
+        yield
+    finally:
+        group = groups.get(key)
+        if group is not None:
+            group.discard(item)
+            if not group:
+                del groups[key]
+                if emptied is not None:
+                    emptied()
+
+
 class Fanout(Protocol):
     """Carries "table T is now at version V" between server processes."""
 
@@ -76,16 +95,8 @@ class Hub:
     @contextmanager
     def watch(self, table: str) -> Iterator[Watch]:
         w = Watch()
-        self._watches.setdefault(table, set()).add(w)
-        try:
+        with member(self._watches, table, w, lambda: self._versions.pop(table, None)):
             yield w
-        finally:
-            group = self._watches.get(table)
-            if group is not None:
-                group.discard(w)
-                if not group:
-                    del self._watches[table]
-                    self._versions.pop(table, None)
 
     def watched(self) -> dict[str, int]:
         """Each watched table and the newest version this hub has heard of (-1: none yet)."""
@@ -141,15 +152,8 @@ class Guard:
     def guard(self, cred: str, refused: Refused) -> Iterator[None]:
         """While the block runs, a sweep that finds ``cred`` signed out or deleted calls
         ``refused`` with its standing."""
-        self._open.setdefault(cred, set()).add(refused)
-        try:
+        with member(self._open, cred, refused):
             yield
-        finally:
-            group = self._open.get(cred)
-            if group is not None:
-                group.discard(refused)
-                if not group:
-                    del self._open[cred]
 
     async def standing(self, cred: str) -> str:
         """``cred``'s standing, read by a query that began after this call."""

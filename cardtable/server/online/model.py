@@ -140,14 +140,13 @@ class Seat:
         return seat
 
 
+_EVENT_FIELDS = ("kind", "seat", "public", "private", "owner")
+
+
 def _event_dict(e: kc.Event) -> dict[str, Any]:
-    return {
-        "kind": e.kind,
-        "seat": e.seat,
-        "public": dict(e.public),
-        "private": dict(e.private),
-        "owner": e.owner,
-    }
+    d = {name: getattr(e, name) for name in _EVENT_FIELDS}
+    d["public"], d["private"] = dict(e.public), dict(e.private)
+    return d
 
 
 def _event(d: Mapping[str, Any]) -> kc.Event:
