@@ -5,18 +5,53 @@ Each key gets a bucket of ``burst`` tokens refilled at ``rate`` per second; a re
 one token or is refused with the seconds until one is back (the ``Retry-After`` answer).
 Buckets live in one bounded LRU map per limit, so a flood of keys cannot grow memory without
 bound. The limits are per server process: several processes behind a load balancer each keep
-their own (docs/reliability.md).
+their own (docs/reliability.md); the ones that must hold across processes are kept in the
+store (limits_store.py).
+
+Every per-address limit counts a client under `client_key`: an IPv4 address as itself (/32),
+an IPv6 address by its /64 (one subscriber's network: a host picks any of its 2^64 addresses
+at will), an IPv4-mapped IPv6 address as the IPv4 address it carries.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 
+from starlette.requests import HTTPConnection
+
 MAX_KEYS = 50_000
+IPV6_PREFIX = 64
+"""The IPv6 network one client is counted as: a /64 is what one subscriber line or host is
+given, and a host may change its address within it at will (privacy addresses)."""
+
+
+def client_key(address: str) -> str:
+    """The key a per-address limit counts ``address`` under: ``"192.0.2.7/32"`` for an IPv4
+    address (also when it comes IPv4-mapped, ``::ffff:192.0.2.7``), ``"2001:db8:1:2::/64"``
+    for any IPv6 address in that /64 (a zone such as ``%eth0`` is dropped); anything that is
+    not an IP address (``"unknown"``, a test client's name) as given."""
+    try:
+        ip = ipaddress.ip_address(address.strip().partition("%")[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        else:
+            return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return f"{ip}/32"
+
+
+def request_key(connection: HTTPConnection) -> str:
+    """`client_key` of a request's (or a WebSocket's) client address: the connection's peer,
+    or the address a trusted proxy forwarded (`Settings.forwarded_allow_ips`)."""
+    client = connection.client
+    return client_key(client.host if client is not None else "unknown")
 
 
 def spend(tokens: float, elapsed: float, rate: float, burst: float) -> tuple[float, float]:

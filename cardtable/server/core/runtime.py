@@ -19,6 +19,11 @@ from cardtable.server.core.ratelimit import TokenBuckets, retry_after
 from cardtable.server.core.settings import Settings
 from cardtable.server.core.store import Store, StoreError, open_store
 
+SITE_CLAIMS = "site-claims"
+"""Transfer-code claims, the whole site (`Settings.site_claim_rate`)."""
+SITE_LOOKUPS = "site-lookups"
+"""Room-code lookups, the whole site (`Settings.site_lookup_rate`)."""
+
 
 class Runtime:
     def __init__(self, settings: Settings) -> None:
@@ -34,6 +39,10 @@ class Runtime:
             "claim": _stored(settings.claim_rate, settings.claim_burst),
             "transfer": _stored(settings.transfer_rate, settings.transfer_burst),
             "recovery": _stored(settings.recovery_rate, settings.recovery_burst),
+            # One bucket for the whole site (`site_limit`), over the per-address limits: what
+            # bounds a guesser with any number of addresses, however many processes serve.
+            SITE_CLAIMS: _stored(settings.site_claim_rate, settings.site_claim_burst),
+            SITE_LOOKUPS: _stored(settings.site_lookup_rate, settings.site_lookup_burst),
         }
         self.admission = Admission(settings)
 
@@ -52,6 +61,12 @@ class Runtime:
             wait = StoredLimits(self.store).take(name, key, *limit, now.timestamp())
             if wait > 0:
                 raise rate_limited(retry_after(wait))
+
+    def site_limit(self, name: str, now: datetime) -> None:
+        """Take one token of the site-wide stored limit ``name`` (`SITE_CLAIMS`,
+        `SITE_LOOKUPS`: one bucket shared by every client and process), or answer 429
+        ``rate_limited`` with Retry-After."""
+        self.stored_limit(name, "site", now)
 
     @property
     def store(self) -> Store:

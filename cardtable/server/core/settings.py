@@ -65,6 +65,13 @@ class Settings:
     """Seconds a search waits for a slot before it is refused (503)."""
     search_processes: int = field(default_factory=lambda: _spare_cpus())
     """Worker processes that run the searches (0: in the request's own thread)."""
+    review_running: int = 2
+    """Poker Squares reviews computed at once in this process (each step in the search pool,
+    `review/jobs.py`); the next to start is taken from the players waiting in turn, so one
+    player's reviews never hold back another's (docs/reliability.md, "Admission")."""
+    review_queue: int = 3
+    """Reviews one player may have waiting in this process beside the one running (a player
+    runs one at a time); a further one is refused with 429 ``rate_limited``."""
     max_unfinished_games: int = 20
     """Unfinished games one player keeps per kind (the current one and the newest replaced
     ones); older replaced unfinished games are deleted by the retention sweep."""
@@ -98,6 +105,22 @@ class Settings:
     allow_seed_for_tests: bool = False
     """Test-only: a create request may carry an ``X-Test-Seed`` header that fixes the deal.
     Off by default; it is a header, not a body field, so the public schema is unchanged."""
+    site_lookup_rate: float | None = 1.0
+    """Room-code lookups per second for the whole site, every server process together (kept
+    in the store), sustained; None: no such ceiling. Over the per-address, per-code and
+    per-process limits (`OnlineSettings`). About 3 lookups start a table (one per guest), so
+    1/s is some 1,200 tables an hour joined by code; a guesser with any number of addresses
+    gets 86,400 guesses a day of 31^6 codes (docs/online.md, "Abuse limits")."""
+    site_lookup_burst: int = 60
+    """Room-code lookups the whole site answers at once before ``site_lookup_rate`` applies
+    (a class of 30 typing one code)."""
+    site_claim_rate: float | None = 1.0
+    """Transfer-code claims per second for the whole site, every server process together
+    (kept in the store), sustained; None: no such ceiling. Over the per-address
+    ``claim_rate``: 3,600 new devices an hour; a guesser with any number of addresses gets
+    86,400 guesses a day of 31^8 codes (docs/devices.md, "Limits")."""
+    site_claim_burst: int = 60
+    """Transfer-code claims the whole site answers at once before ``site_claim_rate``."""
 
     @property
     def sqlite_path(self) -> Path:

@@ -21,6 +21,7 @@ from fastapi import APIRouter, Depends, Header, Request
 from fastapi.concurrency import run_in_threadpool
 
 from cardtable.server.core.errors import no_player, responses, revoked
+from cardtable.server.core.ratelimit import request_key
 from cardtable.server.core.runtime import Runtime, RuntimeDep
 from cardtable.server.devices import service as devices
 from cardtable.server.devices.models import NewPlayer
@@ -92,8 +93,7 @@ router = APIRouter(tags=["players"])
 @router.post("/api/players", status_code=201, response_model=NewPlayer, responses=responses(429))
 def create_player(request: Request, runtime: RuntimeDep) -> NewPlayer:
     """A new anonymous player id (keep it; every game belongs to it)."""
-    address = request.client.host if request.client is not None else "unknown"
-    runtime.limit(runtime.signup_limit, address)
+    runtime.limit(runtime.signup_limit, request_key(request))  # an IPv6 client by its /64
     player_id = new_player_id()
     name = devices.default_name(request.headers.get("user-agent", ""))
     runtime.store.create_player(player_key(player_id), device_name=name)

@@ -5,9 +5,10 @@ recovery keys and restoring from one.
 Codes and keys are kept only as their SHA-256. A code is claimed by a compare-and-set in
 one transaction (`DeviceStore.claim_code`): two claims at once have exactly one winner. A
 wrong, used or expired code, and a malformed one, all answer the same 404 ``bad_code``.
-Guesses (claims and restores) are limited per client address; codes and recovery keys issued
-are limited per player; both limits are kept in the store, so they hold across server
-processes (limits_store.py).
+Guesses (claims and restores) are limited per client address (an IPv6 client by its /64,
+`client_key`), and claims also by one ceiling for the whole site; codes and recovery keys
+issued are limited per player; all these limits are kept in the store, so they hold across
+server processes (limits_store.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from pydantic import Field
 from cardtable.server.core.errors import ApiError, not_found, responses
 from cardtable.server.core.models import Request as RequestBody
 from cardtable.server.core.models import Response
-from cardtable.server.core.runtime import Runtime, RuntimeDep
+from cardtable.server.core.ratelimit import request_key
+from cardtable.server.core.runtime import SITE_CLAIMS, Runtime, RuntimeDep
 from cardtable.server.devices import service as devices
 from cardtable.server.devices.players import DeviceDep, new_player_id, player_key
 from cardtable.server.devices.store import Credential, DeviceStore
@@ -118,10 +120,6 @@ def bad_code() -> ApiError:
     return ApiError(404, "bad_code", "this code is unknown, already used or expired")
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
-
-
 def _entry(c: Credential, current: str) -> Device:
     kind: Literal["device", "recovery"] = "recovery" if c.kind == "recovery" else "device"
     return Device(
@@ -176,12 +174,14 @@ def transfer_qr(
 @router.post("/claim", status_code=201, response_model=NewDevice, responses=responses(404))
 def claim(body: Claim, runtime: RuntimeDep, request: Request) -> NewDevice:
     """Make this browser a device of the code's record (the code is then used up).
-    ``X-Player-Id`` is not needed and is ignored."""
+    ``X-Player-Id`` is not needed and is ignored. Limited per client address and, for the
+    codes that could exist, by one ceiling for the whole site (429 ``rate_limited``)."""
     now = devices.now_of(request.app.state)
-    runtime.stored_limit("claim", _address(request), now)
+    runtime.stored_limit("claim", request_key(request), now)
     code = devices.normal_code(body.code)
     if code is None:
         raise bad_code()
+    runtime.site_limit(SITE_CLAIMS, now)
     player_id = new_player_id()
     name = devices.device_name(body.name, request.headers.get("user-agent"))
     made = _rows(runtime).claim_code(player_key(code), player_key(player_id), name, now)
@@ -239,9 +239,10 @@ def recovery(me: DeviceDep, runtime: RuntimeDep, request: Request) -> RecoveryFi
 @router.post("/restore", status_code=201, response_model=NewDevice, responses=responses(404))
 def restore(body: Restore, runtime: RuntimeDep, request: Request) -> NewDevice:
     """Make this browser a device of the recovery key's record. ``X-Player-Id`` is not
-    needed and is ignored."""
+    needed and is ignored. Limited per client address (with claims); a recovery key has 256
+    bits, so no site-wide ceiling is needed, and a flood of claims cannot block restores."""
     now = devices.now_of(request.app.state)
-    runtime.stored_limit("claim", _address(request), now)
+    runtime.stored_limit("claim", request_key(request), now)
     rows = _rows(runtime)
     key = body.recovery_key.strip()
     found = rows.resolve(player_key(key)) if key.isascii() else None

@@ -13,7 +13,12 @@ from typing import Any
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """31 symbols: no 0/O, 1/I/L look-alikes."""
 CODE_LENGTH = 8
+CODE_SPACE = len(CODE_ALPHABET) ** CODE_LENGTH
+"""How many transfer codes there are: 31^8 = 852,891,037,441. Guessing is bounded per client
+address and by one ceiling for the whole site (`Settings.site_claim_rate`; docs/devices.md,
+"Limits")."""
 CODE_SECONDS = 600
+"""How long a transfer code stays valid."""
 CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 TOUCH_AFTER = timedelta(minutes=5)
 """`last_used_at` is written only when it is older than this (reads stay reads)."""

@@ -2,7 +2,10 @@
 
 - the invite token: 144 random bits, URL-safe (`new_token`); the store keeps only its SHA-256
   (`table_key`), so a database leak hands out no table;
-- the room code: 6 characters without look-alikes (`new_code`), for reading aloud;
+- the room code: 6 characters without look-alikes (`new_code`), for reading aloud: 31^6 =
+  887,503,681 codes (`CODE_SPACE`), each leading to its table for at most
+  `OnlineSettings.code_hours`; guessing is bounded by the lookup limits, the last of them one
+  ceiling for the whole site (`Settings.site_lookup_rate`; docs/online.md "Abuse limits");
 - display names: NFKC, trimmed, 1-24 characters, no control or format characters
   (`display_name`, 422 ``invalid_name`` otherwise).
 """
@@ -22,6 +25,8 @@ NAME_MAX = 24
 TOKEN = re.compile(r"[A-Za-z0-9_-]{24}")
 """`secrets.token_urlsafe(18)`: 18 bytes are exactly 24 base64url characters."""
 CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+CODE_SPACE = len(CODE_ALPHABET) ** CODE_LENGTH
+"""How many room codes there are: 31^6 = 887,503,681."""
 _ZWJ = "\u200d"  # joins emoji sequences; every other format character is refused
 
 

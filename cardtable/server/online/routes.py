@@ -13,6 +13,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Annotated
 
 import segno
@@ -23,7 +24,8 @@ from cardtable import fairness
 from cardtable import kings_corner as kc
 from cardtable.server.core.errors import ApiError, invalid, not_found, responses
 from cardtable.server.core.models import VersionOnly
-from cardtable.server.core.runtime import RuntimeDep
+from cardtable.server.core.ratelimit import request_key
+from cardtable.server.core.runtime import SITE_LOOKUPS, RuntimeDep
 from cardtable.server.core.store import StaleVersion
 from cardtable.server.devices.public import PlayerDep
 from cardtable.server.games.public import CustomRules, KCMove
@@ -62,7 +64,7 @@ def _online(request: Request) -> Online:
 
 
 def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
+    return request_key(request)  # an IPv6 client by its /64
 
 
 def refused(exc: Refused) -> ApiError:
@@ -183,8 +185,8 @@ def create(body: NewTable, player: PlayerDep, runtime: RuntimeDep, request: Requ
 
 @router.get("/codes/{code}", response_model=CodeFound, responses=_READ)
 def find_code(code: str, player: PlayerDep, request: Request) -> CodeFound:
-    """The token of the open table with this room code (rate-limited per address, per code
-    and for the whole server)."""
+    """The token of the open table with this room code (rate-limited per address, per code,
+    per process and for the whole site)."""
     online = _online(request)
     runtime = online.runtime
     runtime.limit(online.lookup_limit, _address(request))
@@ -193,6 +195,7 @@ def find_code(code: str, player: PlayerDep, request: Request) -> CodeFound:
         raise not_found("table")
     runtime.limit(online.table_limit, "code:" + normal)
     runtime.limit(online.lookups_limit, "all")
+    runtime.site_limit(SITE_LOOKUPS, datetime.now(UTC))
     key = online.store.by_code(normal, time.time())
     if key is None:
         raise not_found("table")
