@@ -23,14 +23,16 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,15 +60,38 @@ class Server:
 
 
 @contextmanager
-def serve(data: Path, timeout: float = 60.0, *, no_limits: bool = False) -> Iterator[Server]:
+def serve(
+    data: Path,
+    timeout: float = 60.0,
+    *,
+    no_limits: bool = False,
+    nofile: int | None = None,
+    group: bool = False,
+) -> Iterator[Server]:
+    """``cardtable serve`` on a free 127.0.0.1 port until the block ends. ``nofile``: the
+    server's soft limit of open files; ``group``: the server leads a process group of its
+    own, and whatever is left of the group when the server has stopped (its search workers)
+    is killed too."""
     port = free_port()
     log = data / "serve.log"
     cmd = [sys.executable, "-m", "cardtable.cli.main", "serve", "--host", HOST,
            "--port", str(port), "--data", str(data / "store")]  # fmt: skip
     if no_limits:
         cmd += ["--player-rate", "0", "--hint-rate", "0", "--signup-rate", "0"]
+
+    def limit_files() -> None:
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile or hard, hard))
+
     with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            preexec_fn=limit_files if nofile else None,
+            start_new_session=group,
+        )
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -85,6 +110,9 @@ def serve(data: Path, timeout: float = 60.0, *, no_limits: bool = False) -> Iter
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if group:
+            with suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
 
 
 @dataclass
