@@ -823,13 +823,15 @@ async def request(
 
 
 async def probe(base: str, player: str, o: Ordinary, until: float) -> None:
-    """Once a second, a new client on a new connection: ``GET /api/continue``."""
+    """At once and then once a second, a new client on a new connection:
+    ``GET /api/continue``."""
     while time.monotonic() < until:
-        await asyncio.sleep(1.0)
+        next_one = time.monotonic() + 1.0
         async with client(base, keepalive=False) as http:
             o.probes += 1
             status, _, _ = await request(http, o, "GET", "/api/continue", player)
             o.probes_ok += status == 200
+        await asyncio.sleep(max(0.0, min(next_one, until) - time.monotonic()))
 
 
 async def poker_squares(
@@ -1060,6 +1062,7 @@ async def ordinary_row(
         "row": attack.name if attack else ("baseline-online" if seat else "baseline"),
         "what": attack.what if attack else "no attack",
         "online": seat is not None,
+        "server_pid": server.pid,
         "moves": len(lat),
         "p50_ms": round(1000 * percentile(lat, 50), 1) if lat else None,
         "p99_ms": round(1000 * percentile(lat, 99), 1) if lat else None,
