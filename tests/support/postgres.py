@@ -143,23 +143,45 @@ def postgres_server() -> Iterator[str]:
 
 
 def with_search_path(url: str, schema: str) -> str:
+    """``url`` with ``schema`` first on the search path; its connections are also named after
+    the schema (``application_name``), so `fresh_schema` can find them when it drops it."""
     sep = "&" if "?" in url else "?"
-    return f"{url}{sep}options={quote(f'-csearch_path={schema}')}"
+    return f"{url}{sep}options={quote(f'-csearch_path={schema}')}&application_name={schema}"
+
+
+DROP_ATTEMPTS = 5
 
 
 @contextlib.contextmanager
 def fresh_schema(url: str) -> Iterator[str]:
-    """A URL on ``url``'s server whose tables live in a new schema, dropped afterwards."""
+    """A URL on ``url``'s server whose tables live in a new schema, dropped afterwards.
+
+    The drop never waits for ever: a connection still open on the schema (a server thread that
+    outlived its test, an idle transaction) would block ``DROP SCHEMA`` without end, so the
+    schema's own connections are ended first and each attempt gives up on locks after a few
+    seconds."""
     import psycopg
 
     schema = f"test_{secrets.token_hex(6)}"
-    with psycopg.connect(url, autocommit=True) as conn:
+    with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     try:
         yield with_search_path(url, schema)
     finally:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+        with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+            conn.execute("SET lock_timeout = '5s'")
+            for attempt in range(DROP_ATTEMPTS):
+                conn.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE application_name = %s AND pid <> pg_backend_pid()",
+                    (schema,),
+                )
+                try:
+                    conn.execute(f"DROP SCHEMA {schema} CASCADE")
+                    break
+                except psycopg.errors.LockNotAvailable:
+                    if attempt == DROP_ATTEMPTS - 1:
+                        raise
 
 
 _shared: contextlib.ExitStack | None = None
