@@ -107,6 +107,17 @@ def _untraced(request: pytest.FixtureRequest) -> Iterator[None]:
         cov.start()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _search_pool_kept() -> Iterator[None]:
+    """One search pool per test process, as in a server: an app stops its pool when it is
+    the last app using it (server/core/admission.py, "Lifecycle"), and the suite starts and
+    stops hundreds of apps, each pool worker costing about 4 s of CPU to start."""
+    from cardtable.server.core import admission
+
+    with admission.kept():
+        yield
+
+
 FAIR_PLAY_TESTS = ("tests/server/daily/test_fairplay.py",)
 """The tests that exercise the daily's fair-play check (docs/daily.md, "Fair play")."""
 

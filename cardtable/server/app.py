@@ -8,6 +8,7 @@ closes when the app shuts down.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -52,6 +53,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 yield
         finally:
             await online.stop()
+            # The search pool stops with the last app using it, before the process exits
+            # (cardtable/server/core/admission.py, "Lifecycle").
+            await asyncio.to_thread(runtime.admission.close)
             runtime.close()
 
     app = FastAPI(

@@ -18,21 +18,36 @@ A search is let in only if all of these hold, checked in this order and each ref
 
 The search itself runs in a small pool of worker *processes* (`search_processes`; 0 runs it
 in the calling thread): pure-Python search holds the GIL, and in a thread of the server it
-would slow every other request down; in its own process it only takes its own CPU. The pool
-is started on first use, shared by every app in the process and stopped when the process
-exits. The work is a pure function
-of what is sent (the view, the budget, the seeded random generator), so which process runs it
-never changes an answer.
+would slow every other request down; in its own process it only takes its own CPU. The work
+is a pure function of what is sent (the view, the budget, the seeded random generator), so
+which process runs it never changes an answer.
+
+Lifecycle (docs/reliability.md, "Lifecycle"). The pool is started on first use (`warm`, at the
+server's start) and shared by every app in the process; it is stopped when the last app using
+it stops (`Admission.close`, from the app's lifespan): waiting work is cancelled, a running
+search may finish for `SHUTDOWN_WAIT` seconds, and the stop waits until every worker is gone.
+That must not rely on the interpreter's exit handlers: uvicorn re-raises SIGTERM and SIGINT
+after its shutdown, so the process dies by the signal and `atexit` never runs. And a server
+killed outright (SIGKILL, out of memory) runs nothing at all, so each worker also watches its
+parent and exits by itself within moments when the parent is gone (`_watch_parent`). The
+multiprocessing resource tracker, which the server starts with the pool, exits when every
+process holding its pipe (the server and the workers) has exited.
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
+import os
+import signal
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from multiprocessing import connection as mp_connection
 from typing import Any, TypeVar
 
 from cardtable.server.core.errors import ApiError, rate_limited
@@ -67,6 +82,7 @@ class Admission:
         self._games: set[str] = set()
         self._slots = threading.BoundedSemaphore(max(1, settings.max_searches))
         self._waiting = 0
+        self._pool_held = False
         self.searches = (
             None
             if settings.search_rate is None
@@ -115,7 +131,23 @@ class Admission:
         """Start the search pool now (the server's start) rather than on the first search,
         which would otherwise wait for a new interpreter to import the engines."""
         if self.settings.search_processes > 0:
+            self._hold_pool()
             _pool(self.settings.search_processes).submit(int)
+
+    def close(self) -> None:
+        """The app stops: let go of the search pool, which stops when no app in the process
+        uses it any more (its workers exit, then the resource tracker)."""
+        with self._lock:
+            held, self._pool_held = self._pool_held, False
+        if held:
+            _release(self.settings.search_processes)
+
+    def _hold_pool(self) -> None:
+        with self._lock:
+            if self._pool_held:
+                return
+            self._pool_held = True
+        _acquire(self.settings.search_processes)
 
     def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)`` in the search pool (or here, with `search_processes` 0);
@@ -123,6 +155,7 @@ class Admission:
         its arguments picklable."""
         if self.settings.search_processes <= 0:
             return fn(*args, **kwargs)
+        self._hold_pool()
         pool = _pool(self.settings.search_processes)
         try:
             return pool.submit(fn, *args, **kwargs).result()
@@ -134,19 +167,127 @@ class Admission:
 
 _POOLS: dict[int, Executor] = {}
 _POOLS_LOCK = threading.Lock()
+_USERS: dict[int, int] = {}  # workers -> Admissions holding that pool (warm, run; until close)
+_KEPT = 0  # > 0: pools with no user stay up (`kept`)
+_WATCH: dict[int, Any] = {}  # id(pool) -> (reader, writer): the pipe a worker watches
+SHUTDOWN_WAIT = 5.0
+"""Seconds a stopping app waits for the search workers to finish before killing them."""
+
+
+def _acquire(workers: int) -> None:
+    with _POOLS_LOCK:
+        _USERS[workers] = _USERS.get(workers, 0) + 1
+
+
+def _release(workers: int) -> None:
+    with _POOLS_LOCK:
+        users = _USERS.get(workers, 0) - 1
+        if users > 0:
+            _USERS[workers] = users
+            return
+        _USERS.pop(workers, None)
+        pool = None if _KEPT else _POOLS.pop(workers, None)
+    if pool is not None:
+        _stop(pool)
+
+
+@contextmanager
+def kept() -> Iterator[None]:
+    """Keep the search pools up while this is held, even when no app uses them (a test run
+    starts and stops hundreds of apps; a worker costs about 4 s of CPU to start). Pools with
+    no user are stopped when the last holder leaves."""
+    global _KEPT
+    with _POOLS_LOCK:
+        _KEPT += 1
+    try:
+        yield
+    finally:
+        with _POOLS_LOCK:
+            _KEPT -= 1
+            idle = [] if _KEPT else [w for w in _POOLS if not _USERS.get(w)]
+            pools = [_POOLS.pop(w) for w in idle]
+        for pool in pools:
+            _stop(pool)
 
 
 def _pool(workers: int) -> Executor:
     with _POOLS_LOCK:
         pool = _POOLS.get(workers)
         if pool is None:
-            # "spawn": a fresh interpreter, never a fork of a threaded server.
+            # "spawn": a fresh interpreter, never a fork of a threaded server. Each worker
+            # watches a pipe whose writing end only this process holds (`_watch_parent`).
             context = multiprocessing.get_context("spawn")
+            reader, writer = context.Pipe(duplex=False)
             pool = ProcessPoolExecutor(
-                max_workers=workers, mp_context=context, initializer=_preload_engines
+                max_workers=workers,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(reader, os.getpid()),
             )
             _POOLS[workers] = pool
+            _WATCH[id(pool)] = (reader, writer)
         return pool
+
+
+def _stop(pool: Executor) -> None:
+    """Stop ``pool``: cancel what waits, let a running search finish for up to
+    `SHUTDOWN_WAIT` seconds, then kill what is left; wait until every worker is gone."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    sentinels = {p.sentinel: p for p in processes}
+    deadline = time.monotonic() + SHUTDOWN_WAIT
+    while sentinels:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        for ready in mp_connection.wait(list(sentinels), left):
+            sentinels.pop(ready)
+    for process in sentinels.values():
+        process.kill()
+    for process in processes:
+        process.join(SHUTDOWN_WAIT)
+    pipe = _WATCH.pop(id(pool), None)
+    if pipe is not None:
+        for end in pipe:
+            end.close()
+
+
+def _start_worker(parent: Any, parent_pid: int) -> None:
+    """A new search worker: exit on its own when the server process is gone, leave Ctrl-C
+    to the server (which stops the pool), then preload the engines."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    atexit.register(_exit_now)
+    threading.Thread(
+        target=_watch_parent, args=(parent, parent_pid), name="parent-watch", daemon=True
+    ).start()
+    _preload_engines()
+
+
+def _exit_now() -> None:
+    """A worker's last exit handler: end the process without tearing down the interpreter,
+    whose freeing of the engines' tables took 2 to 4 s on a busy machine (the pool's
+    shutdown waits for it)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def _watch_parent(parent: Any, parent_pid: int) -> None:
+    """Exit the worker as soon as the server process is gone, however it ended (SIGKILL,
+    out of memory): the pipe's writing end is held by the server alone, so when the kernel
+    closes the server's files the pipe reads end-of-file; the parent's pid is checked too,
+    every half second, in case another process inherited that end. (PR_SET_PDEATHSIG is
+    not used: it fires when the *thread* that started the worker ends, and workers are
+    started from request threads, which come and go.)"""
+    while True:
+        try:
+            if parent.poll(0.5):
+                break  # end of file (nothing is ever written)
+        except (OSError, EOFError):
+            break
+        if os.getppid() != parent_pid:
+            break
+    os._exit(0)
 
 
 def _preload_engines() -> None:
@@ -167,3 +308,22 @@ def _reset(pool: Executor) -> None:
             if value is pool:
                 del _POOLS[key]
     pool.shutdown(wait=False, cancel_futures=True)
+    # Closing the pipe ends any worker of the broken pool that is still alive.
+    for end in _WATCH.pop(id(pool), ()):
+        end.close()
+
+
+@contextmanager
+def spare_slot(admission: Admission) -> Iterator[bool]:
+    """A search slot for work that no request waits on (the steps of a Poker Squares review,
+    an online table's computer step; docs/reliability.md, "Admission"): yields True while
+    holding a slot when one is free and no request is waiting for one, else False at once
+    (the caller tries again later). Requests therefore always go first, and such work never
+    queues among them; run it with `Admission.run` while the slot is held."""
+    with admission._lock:
+        held = admission._waiting == 0 and admission._slots.acquire(blocking=False)
+    try:
+        yield held
+    finally:
+        if held:
+            admission._slots.release()
