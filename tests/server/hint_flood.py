@@ -1,4 +1,4 @@
-"""The hint flooder of `test_limits_admission.py`, run as its own process
+"""The hint flooder of `tests/server/core/test_admission.py`, run as its own process
 (`python -m tests.server.hint_flood BASE PLAYER_ID`) so that its threads never hold the
 measuring process's interpreter lock: it floods one player's current deal with hints from
 three connections at 48 requests/s in all (the request limit is 50), prints `limited` once
@@ -38,11 +38,16 @@ def flood(base: str, player_id: str) -> dict[int, int]:
             while not stop.wait(1 / 16):  # three connections: 48 requests/s
                 with lock:
                     game = shared["game"]
-                r = http.post(
-                    f"/api/poker-squares/games/{game['id']}/hint",
-                    json={"version": game["version"]},
-                )
-                body = r.json()
+                try:
+                    r = http.post(
+                        f"/api/poker-squares/games/{game['id']}/hint",
+                        json={"version": game["version"]},
+                    )
+                    body = r.json()
+                except (httpx.HTTPError, ValueError):  # counted; the flood goes on
+                    with lock:
+                        tally[0] = tally.get(0, 0) + 1
+                    continue
                 with lock:
                     tally[r.status_code] = tally.get(r.status_code, 0) + 1
                     if r.status_code == 429 and tally[429] == 3:
