@@ -4,17 +4,25 @@ any saved move must cost) and a bare one that returns a constant (the framework 
 ratios show what our code costs.
 
     python -m bench.server_load [--levels 1,16,64] [--requests 2000] [--seconds 8]
+        [--postgres | --database-url URL] [--profile DIR]
 
 The three servers run as separate uvicorn processes on 127.0.0.1 (free ports, access log off,
 one worker each, configured as `cardtable serve` configures uvicorn); the game server and the
-durable-write server each use a fresh SQLite file in a temporary folder (or ``DATABASE_URL``
-if set). The load generator is a small asyncio HTTP/1.1 client
-with one keep-alive connection per simulated player. Each level is bounded by a request count
+durable-write server each use a fresh SQLite file in a temporary folder, or PostgreSQL:
+``--postgres`` starts a private server (tests/support/postgres.py) with a fresh database for
+each of the two, ``--database-url`` (or ``DATABASE_URL``) names one both use. The load
+generator is a small asyncio HTTP/1.1 client with one keep-alive connection per simulated
+player. Each level is bounded by a request count
 and a time limit, after a short warm-up; every figure is measured on loopback only.
 
 A client of the game server plays whole deals: it places the current card on the next empty
 cell with the version of the previous answer, and deals a new game after 25 cards (deals are
 not timed). Output: requests/s, p50 and p99 latency per level and server, and the ratios.
+
+``--profile DIR`` samples the game server with py-spy (the ``bench`` extra) while the move
+level runs: DIR/move-<clients>.txt holds the collapsed stacks (all threads, idle ones
+left out), and the report adds the frames the server spent its samples in (self and
+inclusive shares of the samples).
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import asyncio
 import json
 import os
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -67,7 +76,10 @@ def durable_app(data: Path) -> Any:
 
     store = open_store(Settings(data_dir=data))
     with store.transaction() as tx:  # type: ignore[attr-defined]
-        tx.execute(store._sql("INSERT INTO maintenance (name, ran_at) VALUES ('bench', 0)"))  # type: ignore[attr-defined]
+        tx.execute(
+            "INSERT INTO maintenance (name, ran_at) VALUES ('bench', 0) "
+            "ON CONFLICT (name) DO NOTHING"
+        )
     app = FastAPI()
 
     @app.post("/durable")
@@ -111,10 +123,17 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(kind: str, data: Path, timeout: float = 30.0) -> Iterator[int]:
+def server(
+    kind: str, data: Path, database_url: str | None = None, timeout: float = 30.0
+) -> Iterator[tuple[int, int]]:
+    """Start one server; yield its (port, process id)."""
     port = free_port()
     cmd = [sys.executable, "-m", "bench.server_load", "--serve", kind, "--port", str(port)]
-    proc = subprocess.Popen([*cmd, "--data", str(data)], cwd=Path(__file__).parent.parent)
+    env = dict(os.environ)
+    env.pop("DATABASE_URL", None)
+    if database_url is not None:
+        env["DATABASE_URL"] = database_url
+    proc = subprocess.Popen([*cmd, "--data", str(data)], cwd=Path(__file__).parent.parent, env=env)
     try:
         deadline = time.monotonic() + timeout
         url = f"http://{HOST}:{port}/openapi.json"
@@ -126,7 +145,7 @@ def server(kind: str, data: Path, timeout: float = 30.0) -> Iterator[int]:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"the {kind} server did not start") from None
                 time.sleep(0.05)
-        yield port
+        yield port, proc.pid
     finally:
         proc.terminate()
         try:
@@ -291,16 +310,69 @@ async def run_level(
 
 
 # -- the run ------------------------------------------------------------------------------
+@contextmanager
+def databases(postgres: bool, url: str | None) -> Iterator[tuple[str | None, str | None]]:
+    """The (game server, durable server) database URLs: None for SQLite."""
+    if url is not None:
+        yield url, url
+        return
+    if not postgres:
+        yield None, None
+        return
+    import psycopg
+
+    from tests.support.postgres import start_postgres
+
+    with start_postgres() as admin:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            for name in ("bench_app", "bench_durable"):
+                conn.execute(f"CREATE DATABASE {name}")
+        base = admin.rsplit("/", 1)[0]
+        yield f"{base}/bench_app", f"{base}/bench_durable"
+
+
+@contextmanager
+def sampling(pid: int, out: Path | None) -> Iterator[None]:
+    """py-spy samples process ``pid`` (all threads, idle ones left out) into ``out`` (the
+    collapsed stacks) while the block runs; nothing when ``out`` is None."""
+    if out is None:
+        yield
+        return
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    cmd = [spy, "record", "--pid", str(pid), "--format", "raw", "--output", str(out),
+           "--rate", "250", "--threads", "--nonblocking"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(1.0)  # py-spy attaches
+        yield
+    finally:
+        proc.send_signal(signal.SIGINT)  # py-spy writes its output on SIGINT
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def measure(
-    levels: Sequence[int], requests: int, seconds: float
+    levels: Sequence[int],
+    requests: int,
+    seconds: float,
+    *,
+    postgres: bool = False,
+    database_url: str | None = None,
+    profile: Path | None = None,
 ) -> dict[str, list[dict[str, float]]]:
     results: dict[str, list[dict[str, float]]] = {"move": [], "durable": [], "bare": []}
     data = Path(tempfile.mkdtemp(prefix="cardtable-bench-"))
+    if profile is not None:
+        profile.mkdir(parents=True, exist_ok=True)
     try:
         with (
-            server("app", data / "app") as app_port,
-            server("durable", data / "durable") as durable_port,
-            server("bare", data / "bare") as bare_port,
+            databases(postgres, database_url) as (app_db, durable_db),
+            server("app", data / "app", app_db) as (app_port, app_pid),
+            server("durable", data / "durable", durable_db) as (durable_port, _),
+            server("bare", data / "bare") as (bare_port, _),
         ):
             players = asyncio.run(new_players(app_port, max(levels)))
             for clients in levels:
@@ -311,15 +383,20 @@ def measure(
                     ("durable", durable_port),
                     ("bare", bare_port),
                 ):
-                    level = asyncio.run(run_level(kind, port, clients, requests, seconds, players))
+                    out = None
+                    if profile is not None and kind == "move":
+                        out = profile / f"move-{clients}.txt"
+                    with sampling(app_pid, out):
+                        level = asyncio.run(
+                            run_level(kind, port, clients, requests, seconds, players)
+                        )
                     results[kind].append(level.summary())
     finally:
         shutil.rmtree(data, ignore_errors=True)
     return results
 
 
-def report(results: dict[str, list[dict[str, float]]]) -> str:
-    store = "PostgreSQL (DATABASE_URL)" if os.environ.get("DATABASE_URL") else "SQLite (WAL)"
+def report(results: dict[str, list[dict[str, float]]], store: str) -> str:
     lines = [
         f"Poker Squares move vs one durable write vs a constant (store: {store}); "
         f"uvicorn as `cardtable serve` runs it, 1 worker, loopback, {os.cpu_count()} CPUs",
@@ -341,6 +418,38 @@ def report(results: dict[str, list[dict[str, float]]]) -> str:
     return "\n".join(lines)
 
 
+def hot_frames(collapsed: Path, top: int = 15) -> str:
+    """The frames of py-spy's collapsed stacks (``frame;frame;... count`` lines) by their
+    share of all samples: self (the innermost frame) and inclusive (anywhere on the stack,
+    counted once per sample)."""
+    own: dict[str, int] = {}
+    anywhere: dict[str, int] = {}
+    total = 0
+    for line in collapsed.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        n = int(count)
+        # The thread name, when py-spy writes one, is the first frame: not a function.
+        frames = [f for f in stack.split(";") if not f.startswith(("thread ", "process "))]
+        if not frames:
+            continue
+        total += n
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+        for f in set(frames):
+            anywhere[f] = anywhere.get(f, 0) + n
+    if not total:
+        return f"{collapsed.name}: no samples"
+    lines = [f"{collapsed.name}: {total} samples (busy threads only)", "  self:"]
+    for f, n in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"    {100 * n / total:5.1f}%  {f}")
+    lines.append("  inclusive (cardtable frames):")
+    ours = [(f, n) for f, n in anywhere.items() if "cardtable/" in f or "bench/" in f]
+    for f, n in sorted(ours, key=lambda kv: -kv[1])[:top]:
+        lines.append(f"    {100 * n / total:5.1f}%  {f}")
+    return "\n".join(lines)
+
+
 def ratio(a: dict[str, float], b: dict[str, float]) -> float:
     return a["rps"] / b["rps"] if b["rps"] else float("nan")
 
@@ -351,6 +460,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=2000, help="timed requests per level")
     parser.add_argument("--seconds", type=float, default=8.0, help="time limit per level")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    db = parser.add_mutually_exclusive_group()
+    db.add_argument("--postgres", action="store_true", help="start a private PostgreSQL and use it")
+    db.add_argument(
+        "--database-url",
+        default=os.environ.get("DATABASE_URL") or None,
+        help="a postgresql:// URL both stores use (default: DATABASE_URL, else SQLite)",
+    )
+    parser.add_argument("--profile", type=Path, help="sample the game server with py-spy")
     parser.add_argument("--serve", choices=["app", "bare", "durable"], help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--data", default="data", help=argparse.SUPPRESS)
@@ -363,8 +480,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("levels are 1-256 clients")
     if not 1 <= args.requests <= 100_000 or not 0 < args.seconds <= 120:
         parser.error("requests must be 1-100000 and seconds 0-120")
-    results = measure(levels, args.requests, args.seconds)
-    print(report(results))
+    url = None if args.postgres else args.database_url
+    results = measure(
+        levels,
+        args.requests,
+        args.seconds,
+        postgres=args.postgres,
+        database_url=url,
+        profile=args.profile,
+    )
+    store = "PostgreSQL" if args.postgres or url else "SQLite (WAL)"
+    print(report(results, store))
+    if args.profile is not None:
+        for clients in levels:
+            print(hot_frames(args.profile / f"move-{clients}.txt"))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=2) + "\n")

@@ -7,6 +7,10 @@ Each browser's id is its own device credential (docs/devices.md): its hash is a 
 credential is the id it was created with, whose hash is the player key itself. Every request
 reads that row (one primary-key read, no in-process cache), so a revoked or deleted
 credential is refused on its very next request in every process.
+
+A move (`change_game`) reads the row in the same statement as the game it changes, inside
+the move's one transaction (`Store.change_game`), and judges it exactly as `authenticate`
+does; its route takes the id from the header (`DeviceIdDep`) without a read of its own.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated
 
@@ -23,6 +28,7 @@ from fastapi.concurrency import run_in_threadpool
 from cardtable.server.core.errors import no_player, responses, revoked
 from cardtable.server.core.ratelimit import request_key
 from cardtable.server.core.runtime import Runtime, RuntimeDep
+from cardtable.server.core.store import Caller, Change, GameRecord
 from cardtable.server.devices import service as devices
 from cardtable.server.devices.models import NewPlayer
 from cardtable.server.devices.store import Credential, DeviceStore
@@ -86,6 +92,72 @@ async def current_player(device: DeviceDep) -> str:
 
 
 PlayerDep = Annotated[str, Depends(current_player)]
+
+_ID_HEADER = Header(description="The id from POST /api/players.")
+
+
+async def device_id(x_player_id: Annotated[str | None, _ID_HEADER] = None) -> str:
+    """The caller's ``X-Player-Id``, checked for form only (401 ``no_player``): for a route
+    that reads the credential inside its own transaction (`change_game`)."""
+    if x_player_id is None or not PLAYER_ID.fullmatch(x_player_id):
+        raise no_player()
+    return x_player_id
+
+
+DeviceIdDep = Annotated[str, Depends(device_id)]
+
+
+class _Unknown(Exception):
+    """No credential row: `change_game` asks `authenticate` (which adopts a player from
+    before migration 8, or refuses the id)."""
+
+
+def _admit(runtime: Runtime, now: datetime) -> Callable[[Caller | None], str | None]:
+    """`authenticate`'s judgement of a credential row read inside a move's transaction: the
+    time to record as its use, when the recorded one is more than 5 minutes old."""
+
+    def admit(caller: Caller | None) -> str | None:
+        if caller is None:
+            raise _Unknown
+        if caller.kind != "device":
+            raise no_player()
+        if caller.revoked_at is not None:
+            raise revoked()
+        runtime.limit(runtime.player_limit, caller.player)
+        return (
+            devices.iso(now)
+            if caller.last_used_at < devices.iso(now - devices.TOUCH_AFTER)
+            else None
+        )
+
+    return admit
+
+
+def change_game(
+    runtime: Runtime,
+    player_id: str,
+    now: datetime,
+    game_id: str,
+    play: Callable[[GameRecord | None], Change],
+) -> GameRecord:
+    """A move by the holder of ``player_id`` (from `DeviceIdDep`) as one store transaction
+    (`Store.change_game`): the credential is read in the statement that reads the game and
+    judged as `authenticate` judges it (401 ``revoked`` or ``no_player``, the per-player rate
+    limit, the use recorded at most every 5 minutes), so a device signed out or deleted in
+    any process is refused by its very next move; then ``play`` judges the game and makes
+    the change. Call it off the event loop."""
+    cred = player_key(player_id)
+    admit = _admit(runtime, now)
+    try:
+        return runtime.store.change_game(cred, game_id, admit, play)
+    except _Unknown:
+        pass
+    authenticate(runtime, player_id, now)  # refuses the id, or adopts its player
+    try:
+        return runtime.store.change_game(cred, game_id, admit, play)
+    except _Unknown:  # pragma: no cover - deleted between the adoption and the move
+        raise no_player() from None
+
 
 router = APIRouter(tags=["players"])
 

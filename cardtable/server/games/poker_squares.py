@@ -9,6 +9,7 @@ its score apart from unassisted ones.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -21,9 +22,9 @@ from cardtable.poker_squares import ENGINE, INTERACTIVE_BUDGET, analyse
 from cardtable.server.core import retention
 from cardtable.server.core.errors import ApiError, damaged, illegal, invalid, responses, wrong_phase
 from cardtable.server.core.models import VersionOnly
-from cardtable.server.core.runtime import RuntimeDep, StoreDep
-from cardtable.server.core.store import GameRecord, Result, Store
-from cardtable.server.devices.public import PlayerDep
+from cardtable.server.core.runtime import Runtime, RuntimeDep, StoreDep
+from cardtable.server.core.store import Change, GameRecord, Result, Store
+from cardtable.server.devices.public import DeviceIdDep, PlayerDep, now_of
 from cardtable.server.games import service as games
 from cardtable.server.games.models import (
     CellEstimate,
@@ -133,28 +134,60 @@ def get_game(game_id: str, player: PlayerDep, store: StoreDep) -> Response:
 
 
 @router.post("/games/{game_id}/moves", response_model=PSGame, responses=_WRITE)
-def place(game_id: str, body: PSMove, player: PlayerDep, store: StoreDep) -> Response:
+def place(
+    game_id: str, body: PSMove, player_id: DeviceIdDep, runtime: RuntimeDep, request: Request
+) -> Response:
     """Put the current card on the empty cell (row, col), both 0-4."""
-    record, game = _open(store, game_id, player, body.version)
-    try:
-        game = ENGINE.play(game, ps.Move(body.row, body.col))
-    except MoveError as exc:
-        raise invalid(f"cell: {exc}") from None
-    except IllegalMove as exc:
-        raise illegal(exc.reason) from None
+
+    def step(game: ps.Game) -> ps.Game:
+        try:
+            return ENGINE.play(game, ps.Move(body.row, body.col))
+        except MoveError as exc:
+            raise invalid(f"cell: {exc}") from None
+        except IllegalMove as exc:
+            raise illegal(exc.reason) from None
+
     entry = {"action": "place", "row": body.row, "col": body.col}
-    return games.answer(render(_save(store, record, game, entry), game))
+    return _move(runtime, request, player_id, game_id, body.version, step, entry)
 
 
 @router.post("/games/{game_id}/undo", response_model=PSGame, responses=_WRITE)
-def undo(game_id: str, body: VersionOnly, player: PlayerDep, store: StoreDep) -> Response:
+def undo(
+    game_id: str, body: VersionOnly, player_id: DeviceIdDep, runtime: RuntimeDep, request: Request
+) -> Response:
     """Take back the last placement; the deal becomes practice."""
-    record, game = _open(store, game_id, player, body.version)
-    try:
-        game = ENGINE.undo(game)
-    except IllegalMove as exc:
-        raise illegal(exc.reason) from None
-    return games.answer(render(_save(store, record, game, {"action": "undo"}), game))
+
+    def step(game: ps.Game) -> ps.Game:
+        try:
+            return ENGINE.undo(game)
+        except IllegalMove as exc:
+            raise illegal(exc.reason) from None
+
+    return _move(runtime, request, player_id, game_id, body.version, step, {"action": "undo"})
+
+
+def _move(
+    runtime: Runtime,
+    request: Request,
+    player_id: str,
+    game_id: str,
+    version: int,
+    step: Callable[[ps.Game], ps.Game],
+    entry: dict[str, Any],
+) -> Response:
+    """A placement or an undo as one store transaction (`games.change`): the caller's
+    credential and the game read by one statement, ``step`` applied, the game saved by
+    compare-and-set; the answer is rendered after the commit."""
+    played: list[ps.Game] = []
+
+    def play(record: GameRecord) -> Change:
+        game = step(_game(record))
+        played.append(game)
+        return Change(ENGINE.to_dict(game), game.is_over, [entry], _result(game))
+
+    now = now_of(request.app.state)
+    saved = games.change(runtime, player_id, now, game_id, KIND, version, render, play)
+    return games.answer(render(saved, played[-1]))
 
 
 @router.post("/games/{game_id}/hint", response_model=PSHint, responses=_WRITE)

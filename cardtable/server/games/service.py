@@ -1,11 +1,13 @@
 """Steps every game route shares: find the caller's game, check the version it was played
 against, and save with compare-and-set, answering 409 ``stale_version`` with the current game
-when another request got there first."""
+when another request got there first. `change` does all of it, with the caller's credential,
+in one store transaction (a move's whole path)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from datetime import datetime
 
 from fastapi import Request
 from pydantic import BaseModel
@@ -14,8 +16,9 @@ from starlette.responses import Response
 from cardtable.server.core.errors import ApiError, invalid, not_found, wrong_phase
 from cardtable.server.core.models import dump
 from cardtable.server.core.runtime import Runtime
-from cardtable.server.core.store import GameRecord, Result, StaleVersion, Store
+from cardtable.server.core.store import Change, GameRecord, Result, StaleVersion, Store
 from cardtable.server.core.store.base import JSON
+from cardtable.server.devices.public import change_game
 
 # Game ids are `secrets.token_urlsafe` text; anything else cannot exist (and some text, such
 # as a NUL character, is refused by PostgreSQL itself), so it is "not found" before any query.
@@ -64,13 +67,50 @@ def save(
     try:
         return store.save_game(record, state, finished=finished, log=log, result=result)
     except StaleVersion:
-        current = store.load_game(record.id, record.player)
-        if current is None:  # pragma: no cover - a game being played is never pruned
-            raise not_found() from None
-        if not current.current:
-            # A newer game replaced this one between its load and this save.
-            raise wrong_phase(REPLACED) from None
-        raise stale(render(current)) from None
+        raise lost(store, record, render) from None
+
+
+def lost(store: Store, record: GameRecord, render: Callable[[GameRecord], BaseModel]) -> ApiError:
+    """The answer to a save of ``record`` that lost its compare-and-set: 409 ``wrong_phase``
+    when a newer game replaced it since its load, else ``stale_version`` with the game now."""
+    current = store.load_game(record.id, record.player)
+    if current is None:  # pragma: no cover - a game being played is never pruned
+        return not_found()
+    if not current.current:
+        return wrong_phase(REPLACED)
+    return stale(render(current))
+
+
+def change(
+    runtime: Runtime,
+    player_id: str,
+    now: datetime,
+    game_id: str,
+    kind: str,
+    version: int,
+    render: Callable[[GameRecord], BaseModel],
+    play: Callable[[GameRecord], Change],
+) -> GameRecord:
+    """A move on the caller's game of ``kind`` made against ``version``, as one store
+    transaction with the caller's credential (`change_game`): 404 for a game missing or
+    someone else's, 409 as `check` answers, then ``play`` makes the change (or raises to
+    refuse it; nothing is written) and it is saved by compare-and-set."""
+    found: list[GameRecord] = []
+
+    def judged(record: GameRecord | None) -> Change:
+        if record is None or record.kind != kind:
+            raise not_found()
+        check(record, version, render)
+        found.append(record)
+        return play(record)
+
+    try:
+        return change_game(
+            runtime, player_id, now, game_id if GAME_ID.fullmatch(game_id) else "", judged
+        )
+    except StaleVersion:
+        # Another process saved the game between this move's read and its write.
+        raise lost(runtime.store, found[-1], render) from None
 
 
 def requested_seed(runtime: Runtime, request: Request) -> int | None:

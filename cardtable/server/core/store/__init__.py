@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from cardtable.server.core.settings import Settings
 from cardtable.server.core.store.base import (
+    Caller,
+    Change,
     GameRecord,
     Result,
     ResultRecord,
@@ -33,6 +35,8 @@ def open_store(settings: Settings) -> Store:
 
 
 __all__ = [
+    "Caller",
+    "Change",
     "GameRecord",
     "Result",
     "ResultRecord",

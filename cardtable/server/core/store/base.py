@@ -6,12 +6,16 @@ has the version it was loaded at and is still current (``UPDATE ... WHERE id = ?
 version = ? AND current = 1``), in the same
 transaction as the move-log rows and the result, so two tabs or two server processes can
 never both apply a move to the same version. Player ids arrive here already hashed.
+
+`change_game` is a whole move in one transaction: the caller's credential row and the game
+row read by one statement, the move judged and made by the caller's functions, and the
+result saved by the same compare-and-set, with nothing else read or written.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -56,6 +60,18 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class Caller:
+    """A credential row as `Store.change_game` read it (docs/devices.md): the player it
+    names, its kind (``device`` or ``recovery``), when it was signed out (None: it was not)
+    and its last recorded use (ISO-8601 UTC)."""
+
+    player: str
+    kind: str
+    revoked_at: str | None
+    last_used_at: str
+
+
+@dataclass(frozen=True)
 class Result:
     """What a finished game leaves behind. ``variant`` is the Poker Squares table, or the
     number of players for Kings Corner; ``total`` is the score (None when it has none)."""
@@ -64,6 +80,17 @@ class Result:
     total: int | None
     practice: bool
     summary: JSON
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one move writes: the new state and, as `Store.save_game` takes them, whether
+    the game is finished, the move-log entries and the result."""
+
+    state: JSON
+    finished: bool
+    log: Sequence[JSON] = ()
+    result: Result | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +152,26 @@ class Store(ABC):
         have replaced it since it was loaded), append ``log`` to the move log and add
         ``result``, all in one transaction. Raises `StaleVersion` (changing nothing)
         otherwise."""
+
+    @abstractmethod
+    def change_game(
+        self,
+        cred: str,
+        game_id: str,
+        admit: Callable[[Caller | None], str | None],
+        play: Callable[[GameRecord | None], Change],
+    ) -> GameRecord:
+        """One move as one transaction. Read the credential row ``cred`` (a hash) and the
+        game ``game_id`` of the player it names together, by one statement; ``admit`` judges
+        the credential (None: there is no such row) and raises to refuse it, or returns a
+        time to record as its last use (only if the recorded one is older) or None; ``play``
+        judges the game (None: missing, or another player's) and raises to refuse it, or
+        returns the `Change`. The change is written as `save_game` writes it (version + 1 if
+        the row is still at the version read and still current, with its log and result),
+        with the use, and committed. Whatever ``admit`` or ``play`` raise rolls everything
+        back and passes through. Raises `StaleVersion` (nothing written) if another process
+        changed the game between the read and the write (PostgreSQL; SQLite holds its write
+        lock for the whole transaction)."""
 
     @abstractmethod
     def current_game(self, player: str, kind: str) -> GameRecord | None:

@@ -11,13 +11,15 @@ from __future__ import annotations
 import json
 import secrets
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from cardtable.server.core.store.base import (
     JSON,
+    Caller,
+    Change,
     GameRecord,
     Result,
     ResultRecord,
@@ -30,6 +32,14 @@ from cardtable.server.core.store.migrations import Dialect, migrate, new_device_
 
 _GAME_COLUMNS = "id, player, kind, version, state, finished, current, created_at, updated_at"
 _BATCH = 500  # rows one pruning statement handles; each new game adds at most one
+# `change_game`'s one read: a credential row and the game of the player it names (a LEFT
+# JOIN, so a credential without that game still reads; no row at all: no such credential).
+_CALLER_AND_GAME = (
+    "SELECT c.player, c.kind, c.revoked_at, c.last_used_at, "
+    + ", ".join(f"g.{c}" for c in _GAME_COLUMNS.split(", "))
+    + " FROM credentials c LEFT JOIN games g ON g.id = ? AND g.player = c.player "
+    "WHERE c.cred = ?"
+)
 
 
 def now() -> str:
@@ -166,23 +176,51 @@ class SqlStore(Store):
         log: Sequence[JSON] = (),
         result: Result | None = None,
     ) -> GameRecord:
+        with self.transaction() as tx:
+            return self._save(tx, game, Change(state, finished, log, result))
+
+    def change_game(
+        self,
+        cred: str,
+        game_id: str,
+        admit: Callable[[Caller | None], str | None],
+        play: Callable[[GameRecord | None], Change],
+    ) -> GameRecord:
+        with self.transaction() as tx:
+            row = self._run(tx, _CALLER_AND_GAME, (game_id, cred)).fetchone()
+            touch = admit(None if row is None else Caller(row[0], row[1], row[2], row[3]))
+            game = None if row is None or row[4] is None else _game(row[4:])
+            change = play(game)
+            if game is None:
+                raise LookupError("play must refuse a missing game")
+            saved = self._save(tx, game, change)
+            if touch is not None:
+                self._run(
+                    tx,
+                    "UPDATE credentials SET last_used_at = ? WHERE cred = ? AND last_used_at < ?",
+                    (touch, cred, touch),
+                )
+        return saved
+
+    def _save(self, tx: Tx, game: GameRecord, change: Change) -> GameRecord:
+        """The compare-and-set write of `save_game` inside ``tx``."""
         at = now()
         version = game.version + 1
-        with self.transaction() as tx:
-            changed = self._run(
-                tx,
-                "UPDATE games SET state = ?, version = ?, finished = ?, updated_at = ? "
-                "WHERE id = ? AND player = ? AND version = ? AND current = 1",
-                (_dump(state), version, int(finished), at, game.id, game.player, game.version),
-            ).rowcount
-            if changed != 1:
-                raise StaleVersion(game.id)
-            self._log(tx, game.id, version, log, at)
-            if result is not None:
-                self._result(tx, game, result, at)
+        changed = self._run(
+            tx,
+            "UPDATE games SET state = ?, version = ?, finished = ?, updated_at = ? "
+            "WHERE id = ? AND player = ? AND version = ? AND current = 1",
+            (_dump(change.state), version, int(change.finished), at, game.id, game.player,
+             game.version),
+        ).rowcount  # fmt: skip
+        if changed != 1:
+            raise StaleVersion(game.id)
+        self._log(tx, game.id, version, change.log, at)
+        if change.result is not None:
+            self._result(tx, game, change.result, at)
         return GameRecord(
-            game.id, game.player, game.kind, version, state, finished, game.current,
-            game.created_at, at,
+            game.id, game.player, game.kind, version, change.state, change.finished,
+            game.current, game.created_at, at,
         )  # fmt: skip
 
     def _log(self, tx: Tx, game_id: str, version: int, log: Sequence[JSON], at: str) -> None:
