@@ -144,9 +144,19 @@ def review_deal(game: Game, budget: int = REVIEW_BUDGET) -> Iterator[int | dict[
     for cell in par_placements(game.table, game.cards, budget):
         cells.append(cell)
         yield CELLS + len(cells)
-    par_game = Game(game.table, game.cards, tuple(cells))
+    yield summary(game, steps, cells, budget)
+
+
+def summary(
+    game: Game, steps: Sequence[StepReview], par_cells: Sequence[int], budget: int
+) -> dict[str, Any]:
+    """The review of ``game`` from its 25 reviewed placements (`review_step`) and the 25
+    cells par chose (`par_placements`): what `review_deal` yields last. A caller that
+    computes the steps one at a time elsewhere (the server's search pool) assembles the same
+    review with it."""
+    par_game = Game(game.table, game.cards, tuple(par_cells))
     losses = [s["loss"] for s in steps]
-    yield {
+    return {
         "table": game.table,
         "budget": budget,
         "thresholds": dict(zip(MARKS, THRESHOLDS[game.table], strict=True)),
@@ -162,7 +172,7 @@ def review_deal(game: Game, budget: int = REVIEW_BUDGET) -> Iterator[int | dict[
         "vs_par": game.total - par_game.total,
         "par_placements": [list(divmod(c, 5)) for c in par_game.placements],
         "par_line_scores": list(par_game.line_scores),
-        "steps": steps,
+        "steps": list(steps),
     }
 
 

@@ -6,20 +6,35 @@ The log holds every step the routes saved: plays, pile moves and ends (``{"seat"
 the King a draw-last draw put in a corner (neither is a move), the deal and each next round.
 The moves are replayed through the engine from the match's first deal, and the result must
 be the saved match: anything else is a damaged game, never a guess.
+
+A replay costs tens to hundreds of milliseconds of CPU (every turn's strong suggestion), and
+a finished round never changes, so `replayed` computes each (game, round) once per process:
+the engine's work is admitted like a hint (`Admission.reserve`: the player's search tokens, a
+search slot) and runs in the search pool, and its result is kept in a bounded cache
+(`REPLAYS_KEPT`, least recently used first out); a repeated fetch costs a lookup. Two fetches
+of one round at once compute it once (the second waits for the first). Only the round's own
+content is kept: ``finished_rounds``, which grows as the match goes on, is added per answer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.replay import RoundNotOver, replay_round
+from cardtable.server.core.admission import Admission, overloaded
 from cardtable.server.core.errors import damaged, wrong_phase
 from cardtable.server.core.store.base import JSON
 from cardtable.server.games.public import Table
 
 NOT_MOVES = ("reveal", "draw-king")
+REPLAYS_KEPT = 256
+"""Replayed rounds kept per process (about 30 KB each: some 8 MB at most)."""
+WAIT = 30.0
+"""Seconds a fetch waits for the same round being replayed by another request."""
 
 
 def round_moves(log: Sequence[JSON]) -> list[list[str]]:
@@ -77,5 +92,91 @@ def replay(table: Table, log: Sequence[JSON], number: int) -> dict[str, Any]:
     except ValueError:  # MatchError, IllegalMove, MoveError: a log that does not replay
         raise damaged("match") from None
     out["seats"] = [kind for kind, _ in table.seats]
+    out["finished_rounds"] = finished_rounds(match)
+    return out
+
+
+Key = tuple[str, int]
+
+
+class Replays:
+    """Replayed rounds by (game id, round): a bounded LRU cache computing each key once."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[Key, dict[str, Any]] = OrderedDict()
+        self._busy: dict[Key, threading.Event] = {}
+        self.computed = 0
+        """Replays computed (a cache miss each)."""
+
+    def get(self, key: Key, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        for _ in range(3):
+            with self._lock:
+                kept = self._kept.get(key)
+                if kept is not None:
+                    self._kept.move_to_end(key)
+                    return kept
+                busy = self._busy.get(key)
+                if busy is None:
+                    busy = self._busy[key] = threading.Event()
+                    mine = True
+                else:
+                    mine = False
+            if not mine:
+                busy.wait(WAIT)  # then look again (the other request may have failed)
+                continue
+            try:
+                out = compute()
+                with self._lock:
+                    self.computed += 1
+                    self._kept[key] = out
+                    while len(self._kept) > self.size:
+                        self._kept.popitem(last=False)
+                return out
+            finally:
+                with self._lock:
+                    self._busy.pop(key, None)
+                busy.set()
+        raise overloaded()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+REPLAYS = Replays(REPLAYS_KEPT)
+
+
+def replayed(
+    admission: Admission,
+    player: str,
+    game_id: str,
+    table: Table,
+    log_of: Callable[[], Sequence[JSON]],
+    number: int,
+) -> dict[str, Any]:
+    """`replay` of round ``number`` of the saved table ``game_id`` (the caller's: the route
+    loaded it for ``player``), computed once per process and kept (module docstring)."""
+    match = table.match
+    if number > finished_rounds(match):
+        raise wrong_phase(f"round {number} is not over: it cannot be replayed yet")
+
+    def compute() -> dict[str, Any]:
+        rounds = round_moves(log_of())
+        start = start_of(match)
+        try:
+            if not _replays_to(start, rounds, match):
+                raise damaged("match")
+            with admission.reserve(f"{game_id}/round/{number}", player):
+                out = admission.run(replay_round, start, rounds, number)
+        except RoundNotOver as exc:  # pragma: no cover - finished_rounds said it was over
+            raise wrong_phase(str(exc)) from None
+        except ValueError:  # MatchError, IllegalMove, MoveError: a log that does not replay
+            raise damaged("match") from None
+        out["seats"] = [kind for kind, _ in table.seats]
+        return out
+
+    out = dict(REPLAYS.get((game_id, number), compute))
     out["finished_rounds"] = finished_rounds(match)
     return out

@@ -60,9 +60,15 @@ def start_poker_squares(
     game_id: str, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
 ) -> PSReviewStatus:
     """Start the review of a finished deal (or find it stored): its progress, and the review
-    once done. Asking again is harmless; poll GET for the progress."""
+    once done. Asking again is harmless; poll GET for the progress. A player has one review
+    worked out at a time and a few waiting (``waiting``: ask again); beyond that 429
+    ``rate_limited``."""
     record, game = _finished_deal(store, game_id, player)
-    return _answer(review_jobs.ensure(store, record.id, record.version, game, _budget(runtime)))
+    return _answer(
+        review_jobs.ensure(
+            runtime, store, player, record.id, record.version, game, _budget(runtime)
+        )
+    )
 
 
 @router.get("/poker-squares/{game_id}", response_model=PSReviewStatus, responses=_RESPONSES)
@@ -77,10 +83,12 @@ def poker_squares(game_id: str, player: PlayerDep, store: StoreDep) -> PSReviewS
     "/kings-corner/{game_id}/rounds/{number}", response_model=KCReplay, responses=_RESPONSES
 )
 def kings_corner_round(
-    game_id: str, number: RoundNumber, player: PlayerDep, store: StoreDep
+    game_id: str, number: RoundNumber, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
 ) -> KCReplay:
     """A finished round turn by turn with every hand shown, and for each turn what the
-    strong computer would have played from that seat's view."""
+    strong computer would have played from that seat's view. Worked out once per round (in
+    the search pool, admitted like a hint: 429 ``rate_limited`` beyond the player's search
+    rate) and kept: asking again costs nothing."""
     record = games.load(store, game_id, player, "kings-corner")
     try:
         table = Table.from_dict(record.state)
@@ -88,4 +96,7 @@ def kings_corner_round(
         raise damaged("match") from None
     if number > table.match.rounds:
         raise wrong_phase(f"the match has {table.match.rounds} rounds")
-    return KCReplay.model_validate(review_kc.replay(table, store.move_log(record.id), number))
+    out = review_kc.replayed(
+        runtime.admission, player, record.id, table, lambda: store.move_log(record.id), number
+    )
+    return KCReplay.model_validate(out)
