@@ -61,8 +61,10 @@ import json
 import math
 import multiprocessing
 import os
+import queue
 import resource
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -77,7 +79,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from bench.online import percentile, rss_kib
+from bench.online import cpu_seconds, percentile, rss_kib
 from bench.server_load import CELLS, HOST
 from bench.soak import person, serve
 
@@ -188,6 +190,7 @@ class Ctx:
         self.events, self.stop = events, stop
         self.figures: dict[str, Any] = {}
         self.is_ready = False
+        self.cpu_at_ready = 0.0
         self.stopping = False
         self.open = 0
         self.tried = 0
@@ -211,6 +214,7 @@ class Ctx:
     def ready(self, note: str = "") -> None:
         if not self.is_ready:
             self.is_ready = True
+            self.cpu_at_ready = time.process_time()
             self.events.put(("ready", note))
 
     def running(self) -> bool:
@@ -232,8 +236,9 @@ class Ctx:
     async def call(
         self, method: str, path: str, player: str | None, body: Any = None, *, retry: bool = True
     ) -> tuple[int, Any]:
-        """(status, JSON) of one request (0 for a failed connection); a 429 waits its
-        Retry-After (at most 5 s) and tries again while the row runs, if ``retry``."""
+        """(status, JSON) of one request (0 for a failed connection). A 429 whose
+        Retry-After is at most 5 s (a rate limit, not a cap) waits that long and tries again
+        while the row runs, if ``retry``."""
         headers = {"X-Player-Id": player} if player else {}
         while True:
             try:
@@ -241,11 +246,13 @@ class Ctx:
             except httpx.HTTPError as exc:
                 self.count(f"http {type(exc).__name__}")
                 return 0, None
-            self.count(f"http {r.status_code}")
             data = r.json() if "json" in r.headers.get("content-type", "") else None
-            if r.status_code != 429 or not retry or not self.running():
+            code = data.get("code") if isinstance(data, dict) and r.status_code >= 400 else None
+            self.count(f"http {r.status_code}" + (f" {code}" if code else ""))
+            wait = float(r.headers.get("retry-after") or 1)
+            if r.status_code != 429 or wait > 5 or not retry or not self.running():
                 return r.status_code, data
-            await self.sleep(min(5.0, float(r.headers.get("retry-after") or 1)))
+            await self.sleep(wait)
 
     async def player(self) -> str:
         for _ in range(20):
@@ -747,6 +754,7 @@ async def attacker(params: dict[str, Any], events: Any, stop: Any) -> dict[str, 
         for live in list(ctx.lives):
             live.close()
         await ctx.http.aclose()
+    ctx.figures["CPU s"] = time.process_time() - ctx.cpu_at_ready
     return ctx.figures
 
 
@@ -972,6 +980,14 @@ class Memory(threading.Thread):
             todo += parents.get(pid, [])
         return out
 
+    def cpu(self) -> float:
+        """CPU seconds used so far by the server and its descendants."""
+        total = 0.0
+        for pid in self.tree():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                total += cpu_seconds(pid)
+        return total
+
     def sample(self) -> int:
         total = 0
         for pid in self.tree():
@@ -1012,7 +1028,8 @@ async def ordinary_row(
         ctx = multiprocessing.get_context("spawn")
         events, stop = ctx.Queue(), ctx.Event()
         proc = None
-        note, figures = "", {}
+        note: Any = ""
+        figures: Any = {}
         try:
             if attack is not None:
                 params = {
@@ -1027,10 +1044,11 @@ async def ordinary_row(
                 proc = ctx.Process(target=attacker_process, args=(params, events, stop))
                 proc.start()
                 memory.peak_kib = 0
-                kind, note = await asyncio.to_thread(events.get, True, args.setup_seconds + 60)
+                kind, note = await next_event(events, proc, args.setup_seconds + 60)
                 if kind != "ready":
                     raise RuntimeError(f"the attacker failed: {note}")
             size_before = store_mib(server.data)
+            cpu_before = memory.cpu()
             until = time.monotonic() + args.seconds
             player_job = (
                 online(http, seat, player, o, until, args.pace)
@@ -1039,10 +1057,11 @@ async def ordinary_row(
             )
             await asyncio.gather(player_job, probe(base, player, o, until))
             size_after = store_mib(server.data)
+            server_cpu = memory.cpu() - cpu_before
             load = os.getloadavg()
             if proc is not None:
                 stop.set()
-                kind, figures = await asyncio.to_thread(events.get, True, 30)
+                kind, figures = await next_event(events, proc, 30)
                 if kind != "done":
                     figures = {"attacker failed": figures}
         finally:
@@ -1075,10 +1094,24 @@ async def ordinary_row(
         "new_clients_ok": o.probes_ok == o.probes,
         "rss_peak_mib": round(memory.peak_kib / 1024, 1),
         "store_growth_mib": round(size_after - size_before, 2),
+        "server_cpu_s": round(server_cpu, 1),
         "load_1m": round(load[0], 2),
         "attacker_note": note,
         "attacker": figures,
     }
+
+
+async def next_event(events: Any, proc: Any, timeout: float) -> tuple[str, Any]:
+    """The attacker's next message, waited for in short steps (so that Ctrl-C is not held
+    up by a thread waiting on the queue)."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            event: tuple[str, Any] = await asyncio.to_thread(events.get, True, 0.25)
+            return event
+        except queue.Empty:
+            if time.monotonic() > end or not proc.is_alive():
+                return "error", "the attacker did not answer in time (or died)"
 
 
 @contextlib.contextmanager
@@ -1143,7 +1176,7 @@ def line(row: dict[str, Any]) -> str:
 
 
 def notes_of(row: dict[str, Any]) -> str:
-    parts = []
+    parts = [f"server CPU {row['server_cpu_s']} s"]
     if row["online"] and row["moves"]:
         parts.append(
             f"stale {row['stale']}/{row['moves']} ({100 * row['stale'] / row['moves']:.0f}%)"
@@ -1216,6 +1249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 0 < args.seconds <= 600 or not 0 < args.scale <= 10 or not 0 <= args.pace <= 5:
         parser.error("seconds are 0-600, scale 0-10 and pace 0-5")
     raise_file_limit()
+    # SIGTERM stops the run like Ctrl-C: the attacker and the servers are stopped on the way out.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     started = time.monotonic()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
@@ -1251,6 +1286,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 judge(r, base_online if attack.online and base_online else base)
                 print(line(r), flush=True)
                 rows.append(r)
+    except KeyboardInterrupt:
+        print("interrupted: the attacker and the servers are stopped", file=sys.stderr)
+        return 130
     finally:
         shutil.rmtree(root, ignore_errors=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
