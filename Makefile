@@ -49,9 +49,10 @@ COVERAGE_FLOOR := 96
 # review (docs/checks.md, "The suite's shape and time"). Bytecode is cached under
 # .venv/pycache even where PYTHONDONTWRITEBYTECODE is set (the source tree stays clean):
 # otherwise each worker and each `cardtable serve` it starts compiles every module again.
+# --durations=25: every run (CI's included) ends with its slowest tests, where time goes.
 pytest: $(STAMP) system-packages
 	@env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
-		$(BIN)/pytest -n 2 --cov=cardtable --cov-report=term-missing:skip-covered; rc=$$?; \
+		$(BIN)/pytest -n 2 --durations=25 --cov=cardtable --cov-report=term-missing:skip-covered; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	if [ $$rc -eq 0 ] && ! $(BIN)/coverage report --fail-under=$(COVERAGE_FLOOR) >/dev/null; then \
 		echo "make test: coverage of cardtable/ is $$($(BIN)/coverage report --format=total)%," \

@@ -24,6 +24,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+TEST_BUDGET = 1
+"""The search budget of the browser tests' server (hints, reviews, strong computers)."""
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 PHONE: dict[str, Any] = {
     "viewport": {"width": 390, "height": 844},
@@ -42,7 +44,10 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def live_app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
     """The app the live server runs (tests may read its store, e.g. the Kings Corner state)."""
     data = tmp_path_factory.mktemp("web-data")
-    return create_app(Settings(data_dir=data, database_url=None))
+    # The pages show whatever the engine answers: a small search budget proves the same
+    # things as the interactive one (the hint's strength is measured in bench/, not here)
+    # at a fraction of the CPU, for every hint, computer step and review of a browser test.
+    return create_app(Settings(data_dir=data, database_url=None, hint_budget=TEST_BUDGET))
 
 
 @pytest.fixture(scope="session")
