@@ -46,3 +46,22 @@ class OnlineSettings:
     driver_idle_seconds: float = 1.0
     """The driver looks for due tables at least this often (other processes' deadlines, and
     deadlines left by a process that stopped)."""
+    computer_steps_rate: float | None = 100.0
+    """Table advances (nearly all computer steps) one process's driver makes per second,
+    sustained, over all tables (None: no cap); a table beyond it waits for its turn, the
+    longest-waiting first (docs/reliability.md, "Admission"). A step costs the server about
+    2.5 ms of CPU (store, render, pushes), so the cap keeps them to a quarter of a core."""
+    computer_steps_burst: int = 50
+    max_open_tables: int | None = 10
+    """Unfinished tables (in the lobby or playing) one player may have created at once; the
+    next create is refused with 429 ``rate_limited`` (None: no cap)."""
+    max_finished_tables: int = 20
+    """Finished tables (match over, or everyone left the lobby) kept per creator: a create
+    deletes the creator's oldest finished ones beyond this."""
+    lobby_hours: float = 24.0
+    """A table whose match never started is deleted this long after it was created (its
+    room code lasts `code_hours`)."""
+    finished_hours: float = 24.0
+    """A finished table is deleted this long after its last change."""
+    idle_hours: float = 48.0
+    """Any table unchanged for this long (a match everyone left) is deleted."""

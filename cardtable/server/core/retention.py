@@ -10,7 +10,10 @@
 - Every `sweep_seconds`, one process of however many share the store claims the sweep
   (`Store.claim`: a compare-and-set on the time it last ran, stored in the database) and
   deletes players created more than `idle_player_days` ago that have saved no game since,
-  with everything they have, in batches.
+  with everything they have, in batches; then runs each feature's own expiry registered
+  with `expires` (core imports no feature: the online tables register theirs, deleting
+  lobbies that never started, finished tables and abandoned ones after
+  `OnlineSettings.lobby_hours`, `finished_hours` and `idle_hours`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 
 from fastapi.concurrency import run_in_threadpool
@@ -38,30 +41,53 @@ BATCHES = 20
 """Transactions one sweep runs at most (the next sweep continues)."""
 
 
+Expiry = Callable[[Runtime, float], int]
+"""A feature's expiry: deletes what is past its time at epoch ``now``; how many rows."""
+_EXPIRIES: dict[str, Expiry] = {}
+
+
+def expires(name: str, expiry: Expiry) -> None:
+    """Run ``expiry`` in every sweep (after the idle players), logged under ``name``."""
+    _EXPIRIES[name] = expiry
+
+
 def keep(runtime: Runtime) -> Retention:
     s = runtime.settings
     return Retention(s.max_unfinished_games, s.max_finished_games, s.max_finishes)
 
 
 def sweep(runtime: Runtime, now: float | None = None) -> int | None:
-    """Run the sweep if this process wins the claim; the players deleted (None: not run)."""
+    """Run the sweep if this process wins the claim; the players deleted (None: not run).
+    The registered expiries (`expires`) run in the same sweep; they log what they delete."""
     settings = runtime.settings
     now = time.time() if now is None else now
     every = settings.sweep_seconds or 0.0
     store = runtime.store
-    if settings.idle_player_days is None or not store.claim("sweep", every * 0.9, now):
+    if settings.idle_player_days is None and not _EXPIRIES:
         return None
-    cutoff = datetime.fromtimestamp(now, UTC) - timedelta(days=settings.idle_player_days)
-    since = cutoff.isoformat(timespec="microseconds")
+    if not store.claim("sweep", every * 0.9, now):
+        return None
     total = 0
-    for _ in range(BATCHES):
-        deleted = store.expire_players(since, limit=BATCH)
-        total += deleted
-        if deleted < BATCH:
-            break
-    if total:
-        log.info("retention sweep: %d idle players deleted", total)
+    if settings.idle_player_days is not None:
+        cutoff = datetime.fromtimestamp(now, UTC) - timedelta(days=settings.idle_player_days)
+        since = cutoff.isoformat(timespec="microseconds")
+        for _ in range(BATCHES):
+            deleted = store.expire_players(since, limit=BATCH)
+            total += deleted
+            if deleted < BATCH:
+                break
+        if total:
+            log.info("retention sweep: %d idle players deleted", total)
+    for name, expiry in list(_EXPIRIES.items()):
+        gone = expiry(runtime, now)
+        if gone:
+            log.info("retention sweep: %d %s deleted", gone, name)
     return total
+
+
+def iso(at: float) -> str:
+    """Epoch seconds as the store's ISO text times (``created_at``), comparable as text."""
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="microseconds")
 
 
 async def sweeper(runtime: Runtime) -> None:

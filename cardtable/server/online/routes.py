@@ -43,7 +43,7 @@ from cardtable.server.online.schema import (
     SeatChange,
 )
 from cardtable.server.online.service import Online, load_room
-from cardtable.server.online.store import RoomRecord
+from cardtable.server.online.store import RoomRecord, TooManyTables
 
 router = APIRouter(prefix="/api/kings-corner/online", tags=["kings-corner-online"])
 router.include_router(live.router)
@@ -136,9 +136,22 @@ def _deal(
 
 
 # -- creating and finding a table --------------------------------------------------------
+def too_many_tables(most: int | None, lobby_hours: float) -> ApiError:
+    return ApiError(
+        429,
+        "rate_limited",
+        f"you already have {most} online tables that are not finished, the most one player "
+        "may have: finish one (or leave its lobby) before making another; a table that never "
+        f"starts is deleted {lobby_hours:g} hours after it was made",
+        headers={"Retry-After": "60"},
+    )
+
+
 @router.post("", status_code=201, response_model=Created, responses=_WRITE)
 def create(body: NewTable, player: PlayerDep, runtime: RuntimeDep, request: Request) -> Created:
-    """A new table; seat 0 is the caller ("me"), who hosts it."""
+    """A new table; seat 0 is the caller ("me"), who hosts it. A player has at most
+    `OnlineSettings.max_open_tables` unfinished tables (429 ``rate_limited`` beyond); making
+    one deletes the player's oldest finished tables beyond `max_finished_tables`."""
     online = _online(request)
     settings = online.settings
     if body.seats[0].kind != "me" or any(s.kind == "me" for s in body.seats[1:]):
@@ -174,10 +187,14 @@ def create(body: NewTable, player: PlayerDep, runtime: RuntimeDep, request: Requ
     token = codes.new_token()
     room = Room.create(config, specs, player, name, now, invite=token)
     key = codes.table_key(token)
-    code = online.store.create(
-        key, room.to_dict(), at=now, code_until=now + settings.code_hours * 3600,
-        due_at=room.due_at,
-    )  # fmt: skip
+    try:
+        code = online.store.create(
+            key, room.to_dict(), at=now, code_until=now + settings.code_hours * 3600,
+            due_at=room.due_at, creator=player, most=settings.max_open_tables,
+        )  # fmt: skip
+    except TooManyTables:
+        raise too_many_tables(settings.max_open_tables, settings.lobby_hours) from None
+    online.store.prune_finished(player, settings.max_finished_tables)
     online.driver.wake(room.due_at)
     record = RoomRecord(key, code, 1, room.to_dict())
     return Created(token=token, code=code, table=_table(record, room, player, token))

@@ -1,6 +1,11 @@
-"""The online tables in the store (migrations 3 and 9): one row per table, compare-and-set
+"""The online tables in the store (migrations 3, 9 and 11): one row per table, compare-and-set
 saves, the deadlines the drivers take (and push back while a table's advance keeps failing),
 and presence rows for live connections.
+
+Each row also keeps who created the table, its stage (`LOBBY`, `PLAY` or `OVER`) and when it
+was last saved, so that a player's unfinished tables are counted at creation (`create`'s
+``most``), their finished ones pruned (`prune_finished`) and old tables deleted by the
+retention sweep (`expire`, docs/reliability.md "Retention").
 
 Written over `SqlStore`'s public transaction and reading cursors, in ``?`` SQL that both
 SQLite and PostgreSQL accept (rewritten to the store's placeholder). Times are epoch seconds.
@@ -9,16 +14,22 @@ SQLite and PostgreSQL accept (rewritten to the store's placeholder). Times are e
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardtable.server.core import retention
+from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.store import StaleVersion, StoreError
 from cardtable.server.core.store.base import JSON, Tx
 from cardtable.server.core.store.sql import now
 from cardtable.server.core.store.tables import FeatureTables
 from cardtable.server.online.codes import new_code
 
+LOBBY, PLAY, OVER = "lobby", "play", "over"
+"""A table's stage: its match never started; started (a round in play or over); finished
+(the match is over, or everyone left the lobby)."""
 CODE_ATTEMPTS = 8
 """Codes drawn before giving up: with a million open tables one draw collides about once in
 900, so eight in a row practically never do."""
@@ -42,6 +53,10 @@ class Due:
     version: int
 
 
+class TooManyTables(Exception):
+    """The creator already has the most unfinished tables allowed (`OnlineStore.create`)."""
+
+
 @dataclass(frozen=True)
 class Gone:
     """A presence row swept because its process stopped refreshing it."""
@@ -56,13 +71,35 @@ class OnlineStore(FeatureTables):
 
     # -- tables --------------------------------------------------------------------------
     def create(
-        self, key: str, state: JSON, *, at: float, code_until: float, due_at: float | None
+        self,
+        key: str,
+        state: JSON,
+        *,
+        at: float,
+        code_until: float,
+        due_at: float | None,
+        creator: str | None = None,
+        most: int | None = None,
     ) -> str:
-        """Insert a new table at version 1 with a fresh room code; returns the code."""
+        """Insert a new table at version 1 with a fresh room code; returns the code. With
+        ``most``, `TooManyTables` when ``creator`` already has that many unfinished tables
+        (counted in the same transaction, under a lock on the creator on PostgreSQL, so
+        requests at once cannot go past it)."""
         for _ in range(CODE_ATTEMPTS):
             code = new_code()
             try:
                 with self.sql.transaction() as tx:
+                    if most is not None and creator is not None:
+                        if self.sql.dialect == "postgresql":
+                            self._exec(tx, "SELECT pg_advisory_xact_lock(hashtext(?))", (creator,))
+                        count = self._exec(
+                            tx,
+                            "SELECT COUNT(*) FROM online_tables WHERE creator = ? "
+                            "AND stage IN (?, ?)",
+                            (creator, LOBBY, PLAY),
+                        ).fetchone()
+                        if int(count[0]) >= most:
+                            raise TooManyTables(creator)
                     # Codes of tables whose code time is over go first, so they can be drawn.
                     self._exec(
                         tx,
@@ -78,11 +115,13 @@ class OnlineStore(FeatureTables):
                     self._exec(
                         tx,
                         "INSERT INTO online_tables (id, code, code_until, version, state, due_at, "
-                        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (key, code, code_until, 1, _dump(state), due_at, now(), now()),
-                    )
+                        "created_at, updated_at, creator, stage, saved_at) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (key, code, code_until, 1, _dump(state), due_at, now(), now(), creator,
+                         stage_of(state, keep_code=True), at),
+                    )  # fmt: skip
                 return code
-            except StoreError:
+            except (StoreError, TooManyTables):
                 raise
             except Exception:
                 # Another process drew the same code at the same moment (unique index).
@@ -120,9 +159,10 @@ class OnlineStore(FeatureTables):
             changed = self._exec(
                 tx,
                 "UPDATE online_tables SET state = ?, version = ?, due_at = ?, updated_at = ?, "
-                "failures = 0, code = CASE WHEN ? = 1 THEN code ELSE NULL END "
-                "WHERE id = ? AND version = ?",
-                (_dump(state), version, due_at, now(), int(keep_code), record.key,
+                "failures = 0, code = CASE WHEN ? = 1 THEN code ELSE NULL END, stage = ?, "
+                "saved_at = ? WHERE id = ? AND version = ?",
+                (_dump(state), version, due_at, now(), int(keep_code),
+                 stage_of(state, keep_code=keep_code), time.time(), record.key,
                  record.version),
             ).rowcount  # fmt: skip
             if changed != 1:
@@ -179,6 +219,55 @@ class OnlineStore(FeatureTables):
             rows = self._rows(f"SELECT id, version FROM online_tables WHERE id IN ({marks})", chunk)
             out.update((r[0], int(r[1])) for r in rows)
         return out
+
+    # -- bounds ----------------------------------------------------------------------------
+    def open_tables(self, creator: str) -> int:
+        """Unfinished tables (lobby or play) ``creator`` made."""
+        rows = self._rows(
+            "SELECT COUNT(*) FROM online_tables WHERE creator = ? AND stage IN (?, ?)",
+            (creator, LOBBY, PLAY),
+        )
+        return int(rows[0][0])
+
+    def prune_finished(self, creator: str, keep: int) -> int:
+        """Delete ``creator``'s finished tables but the ``keep`` last saved; how many."""
+        with self.sql.transaction() as tx:
+            rows = self._exec(
+                tx,
+                "SELECT id FROM online_tables WHERE creator = ? AND stage = ? "
+                "ORDER BY saved_at DESC, id LIMIT -1 OFFSET ?"
+                if self.sql.dialect == "sqlite"
+                else "SELECT id FROM online_tables WHERE creator = ? AND stage = ? "
+                "ORDER BY saved_at DESC, id OFFSET ?",
+                (creator, OVER, keep),
+            ).fetchall()
+            self._delete(tx, [r[0] for r in rows])
+        return len(rows)
+
+    def expire(
+        self, *, lobby_before: str, finished_before: float, idle_before: float, limit: int
+    ) -> int:
+        """Delete at most ``limit`` tables (and their presence rows): lobbies created before
+        ``lobby_before`` (ISO time, as ``created_at``), finished tables last saved before
+        ``finished_before`` and any table last saved before ``idle_before`` (epoch seconds);
+        how many."""
+        with self.sql.transaction() as tx:
+            rows = self._exec(
+                tx,
+                "SELECT id FROM online_tables WHERE stage = ? AND created_at < ? "
+                "UNION SELECT id FROM online_tables WHERE stage = ? AND saved_at < ? "
+                "UNION SELECT id FROM online_tables WHERE saved_at < ? LIMIT ?",
+                (LOBBY, lobby_before, OVER, finished_before, idle_before, limit),
+            ).fetchall()
+            self._delete(tx, [r[0] for r in rows])
+        return len(rows)
+
+    def _delete(self, tx: Tx, keys: Sequence[str]) -> None:
+        for i in range(0, len(keys), 500):
+            chunk = keys[i : i + 500]
+            marks = ", ".join("?" * len(chunk))
+            self._exec(tx, f"DELETE FROM online_presence WHERE table_id IN ({marks})", chunk)
+            self._exec(tx, f"DELETE FROM online_tables WHERE id IN ({marks})", chunk)
 
     # -- presence ------------------------------------------------------------------------
     def present(
@@ -244,6 +333,42 @@ class OnlineStore(FeatureTables):
             if rows:
                 self._exec(tx, "DELETE FROM online_presence WHERE seen_at < ?", (before,))
         return [Gone(r[0], r[1], bool(r[2])) for r in rows]
+
+
+EXPIRE_BATCH = 500
+EXPIRE_BATCHES = 20
+"""Tables one sweep deletes at most per transaction, and transactions (the next sweep goes
+on)."""
+
+
+def expire_tables(runtime: Runtime, now: float) -> int:
+    """The retention sweep's part for online tables (`OnlineSettings.lobby_hours`,
+    `finished_hours`, `idle_hours`): the tables deleted."""
+    s = runtime.settings.online
+    tables = OnlineStore(runtime.store)
+    total = 0
+    for _ in range(EXPIRE_BATCHES):
+        gone = tables.expire(
+            lobby_before=retention.iso(now - s.lobby_hours * 3600),
+            finished_before=now - s.finished_hours * 3600,
+            idle_before=now - s.idle_hours * 3600,
+            limit=EXPIRE_BATCH,
+        )
+        total += gone
+        if gone < EXPIRE_BATCH:
+            break
+    return total
+
+
+retention.expires("online tables", expire_tables)
+
+
+def stage_of(state: JSON, *, keep_code: bool) -> str:
+    """The stage of a table saved as ``state``; ``keep_code`` is the room's `is_open` (its
+    code still leads there: False once the match is over or everyone left the lobby)."""
+    if not keep_code:
+        return OVER
+    return LOBBY if state.get("game") is None else PLAY
 
 
 def _dump(state: JSON) -> str:

@@ -330,6 +330,33 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX rate_limits_by_time ON rate_limits (name, at)",
         ),
     ),
+    # Online tables are bounded per player and expire (docs/reliability.md, "Retention"):
+    # who created each one (the player key), its stage ('lobby': never started, 'play', or
+    # 'over': the match over or everyone left the lobby) and when it was last saved (epoch
+    # seconds), all kept by every save. Tables from before get no creator (counted for
+    # nobody), 'lobby' when they never started, and their last save from `updated_at`.
+    Migration(
+        11,
+        "online tables by creator, stage and age",
+        steps=(
+            "ALTER TABLE online_tables ADD COLUMN creator TEXT",
+            "ALTER TABLE online_tables ADD COLUMN stage TEXT NOT NULL DEFAULT 'play'",
+            "ALTER TABLE online_tables ADD COLUMN saved_at DOUBLE PRECISION NOT NULL DEFAULT 0",
+            """UPDATE online_tables SET stage = CASE
+                WHEN state LIKE '%"closed":true%' THEN 'over'
+                WHEN state LIKE '%"game":null%' THEN 'lobby'
+                ELSE 'play' END""",
+            "CREATE INDEX online_tables_by_creator ON online_tables (creator, stage, saved_at)",
+            "CREATE INDEX online_tables_by_stage ON online_tables (stage, saved_at)",
+        ),
+        sqlite=(
+            "UPDATE online_tables SET saved_at = (julianday(updated_at) - 2440587.5) * 86400.0",
+        ),
+        postgresql=(
+            "UPDATE online_tables SET saved_at = "
+            "EXTRACT(EPOCH FROM CAST(updated_at AS TIMESTAMPTZ))",
+        ),
+    ),
 )
 
 
