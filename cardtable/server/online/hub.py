@@ -102,6 +102,10 @@ class Hub:
         """Each watched table and the newest version this hub has heard of (-1: none yet)."""
         return {t: self._versions.get(t, -1) for t in self._watches}
 
+    def heard(self, table: str) -> int:
+        """The newest version of ``table`` this hub has woken its watchers for (-1: none)."""
+        return self._versions.get(table, -1)
+
     def changed(self, table: str, version: int) -> None:
         """``table`` reached ``version``: wake its watchers. Safe from any thread."""
         loop = self._loop

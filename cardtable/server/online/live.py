@@ -29,8 +29,6 @@ from pydantic import ValidationError
 from cardtable.server.core.errors import ApiError, revoked
 from cardtable.server.devices.public import PLAYER_ID, authenticate, now_of
 from cardtable.server.online import codes
-from cardtable.server.online.render import device_view
-from cardtable.server.online.schema import OnlineTable
 from cardtable.server.online.service import Online, load_room
 
 log = logging.getLogger("cardtable.server.online")
@@ -168,8 +166,12 @@ class Connection:
 
     async def push(self, since: int | None) -> None:
         """Send the table if it is newer than what this device has, and the device is still
-        signed in."""
-        record = await run_in_threadpool(self.online.store.load, self.key)
+        signed in. The table is the version this process was woken for, read and decoded
+        once for all its connections (`Online.newest`), and rendered once for every device
+        with the same seats (`Online.views`); with nothing heard yet (the first push), the
+        store is read."""
+        online = self.online
+        record = await online.newest(self.key, online.hub.heard(self.key))
         if record is None:
             raise _Closed(NO_TABLE, "no such table")
         if self.sent is not None and record.version <= self.sent:
@@ -177,14 +179,14 @@ class Connection:
         room = load_room(record)
         if bool(room.seats_of(self.player)) != self.seated:
             # The device took a seat (join) or lost it (the host gave it to a computer).
-            await run_in_threadpool(_reseat, self.online, self, not self.seated)
-        view = device_view(
-            room, self.player, token=self.token, code=record.code, now=time.time(), since=since
+            await run_in_threadpool(_reseat, online, self, not self.seated)
+        rendered = online.views.get(
+            room, self.player, token=self.token, code=record.code, since=since
         )
-        table = OnlineTable.model_validate(view).model_dump(mode="json")
         # Read after the table: a sign-out saved before this change was made is seen here.
         await self.check()
-        await self.send({"type": "table", "table": table})
+        async with self._lock:
+            await self.ws.send_text(rendered.message(time.time()))
         self.sent = record.version
 
     async def listen(self) -> None:

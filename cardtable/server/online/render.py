@@ -4,14 +4,98 @@ Only the engine's `view` for the device's viewer leaves the server (a spectator'
 it has none), and each event as that viewer may see it (`Event.seen_by`), so no other hand,
 no stock order and no other person's drawn card is ever in it. A fair match's view carries
 the round's commitment, and its seed and salt once the round is over (docs/fairness.md).
+
+`Views` renders once, sends many (docs/online.md "Render once"): a table at one stored
+version looks the same to every device that holds the same seats (or none: a spectator), so
+the view is validated against `OnlineTable` and encoded to JSON once per (token, version,
+room code, seats, host or not, events since) in a process and the text is shared by every
+live connection that sees it and by the HTTP answer of the change. The key holds everything
+`device_view` reads of the device, so two devices share a text only when `device_view` would
+give them the same view: a seat's hand never reaches another seat's connection. A version
+is never changed once stored (every save makes a new one), so an entry never goes stale;
+only ``now``, the server's clock, is added at each send (`Rendered.table`).
 """
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from cardtable import kings_corner as kc
 from cardtable.server.online.model import Room
+from cardtable.server.online.schema import OnlineTable
+
+VIEWS = 2048
+"""Rendered views kept per process (least recently used go first): a few KiB each, so about
+10 MiB; 200 busy tables of 3 devices need about 600 at a time."""
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One view as JSON text without its ``now`` (the rest never changes)."""
+
+    version: int
+    body: str
+    """The `OnlineTable` JSON object without ``now``: ``{"token": ...}``."""
+
+    def table(self, now: float) -> str:
+        """The `OnlineTable` JSON with ``now`` (epoch seconds) put first."""
+        return f'{{"now":{json.dumps(now)},{self.body[1:]}'
+
+    def message(self, now: float) -> str:
+        """The live channel's ``{"type": "table", "table": ...}`` message."""
+        return f'{{"type":"table","table":{self.table(now)}}}'
+
+
+Key = tuple[str, int, str | None, tuple[int, ...], bool, int | None]
+
+
+class Views:
+    """The bounded cache of rendered views of one process (see the module's docstring)."""
+
+    def __init__(self, size: int = VIEWS) -> None:
+        self.size = size
+        self._views: OrderedDict[Key, Rendered] = OrderedDict()
+        self._lock = threading.Lock()
+        self.renders = 0
+        """Views rendered (cache misses), for tests and the benchmark."""
+        self.hits = 0
+
+    def __len__(self) -> int:
+        return len(self._views)
+
+    def get(
+        self,
+        room: Room,
+        player: str | None,
+        *,
+        token: str,
+        code: str | None,
+        since: int | None = None,
+    ) -> Rendered:
+        """``device_view`` of ``room`` for ``player``'s device as JSON text, rendered once per
+        key. Any thread."""
+        mine = tuple(room.seats_of(player))
+        host = bool(mine) and player is not None and room.is_host(player)
+        key: Key = (token, room.version, code, mine, host, since)
+        with self._lock:
+            found = self._views.get(key)
+            if found is not None:
+                self._views.move_to_end(key)
+                self.hits += 1
+                return found
+        view = device_view(room, player, token=token, code=code, now=0.0, since=since)
+        body = OnlineTable.model_validate(view).model_dump_json(exclude={"now"})
+        rendered = Rendered(room.version, body)
+        with self._lock:
+            self.renders += 1
+            self._views[key] = rendered
+            while len(self._views) > self.size:
+                self._views.popitem(last=False)
+        return rendered
 
 
 def device_view(

@@ -86,6 +86,17 @@ def _table(record: RoomRecord, room: Room, player: str | None, token: str,
     return OnlineTable.model_validate(view)
 
 
+def _answer(online: Online, record: RoomRecord, player: str | None, token: str,
+            since: int | None = None) -> Response:  # fmt: skip
+    """The table at ``record`` as the caller's device may see it, as the JSON text its live
+    connections are sent (`Online.views`: rendered once per version and seat, validated
+    against `OnlineTable` there)."""
+    rendered = online.views.get(
+        load_room(record), player, token=token, code=record.code, since=since
+    )
+    return Response(rendered.table(time.time()), media_type="application/json")
+
+
 def _stale(online: Online, token: str, player: str) -> ApiError:
     record = _record(online, token)
     current = _table(record, load_room(record), player, token)
@@ -98,7 +109,7 @@ def _act(
     player: str,
     version: int,
     change: Callable[[Room, float], Room | None],
-) -> OnlineTable:
+) -> Response:
     """Load, check the version, change (given the time now), save with compare-and-set,
     answer the caller's view with this change's events."""
     online = _online(request)
@@ -111,12 +122,13 @@ def _act(
     except Refused as exc:
         raise refused(exc) from None
     if new is None:
-        return _table(record, room, player, token)
+        return _answer(online, record, player, token)
     try:
         saved = online.save(record, new)
     except StaleVersion:
         raise _stale(online, token, player) from None
-    return _table(saved, new, player, token, since=record.version)
+    # The stored version (decoded once by the save), shared with this change's pushes.
+    return _answer(online, saved, player, token, since=record.version)
 
 
 def _deal(
@@ -126,7 +138,7 @@ def _deal(
     player: str,
     version: int,
     deal: Callable[[Room, str, int, float, str | None], Room],
-) -> OnlineTable:
+) -> Response:
     """A change that deals a new match (`Room.start`, `Room.rematch`) with its integer seed
     (who starts) and its fair seed (every round's deal, docs/fairness.md); a test's
     ``X-Test-Seed`` deals from the integer seed alone."""
@@ -227,10 +239,10 @@ def find_code(code: str, player: PlayerDep, request: Request) -> CodeFound:
 
 # -- reading -------------------------------------------------------------------------------
 @router.get("/{token}", response_model=OnlineTable, responses=_READ)
-def get_table(token: str, player: PlayerDep, request: Request) -> OnlineTable:
+def get_table(token: str, player: PlayerDep, request: Request) -> Response:
     """The table as the caller's device may see it (no seat: a spectator's view)."""
-    record = _record(_online(request), token)
-    return _table(record, load_room(record), player, token)
+    online = _online(request)
+    return _answer(online, _record(online, token), player, token)
 
 
 @router.get(
@@ -259,7 +271,7 @@ def qr(
 
 # -- the lobby -----------------------------------------------------------------------------
 @router.post("/{token}/join", response_model=OnlineTable, responses=_WRITE)
-def join(token: str, body: Join, player: PlayerDep, request: Request) -> OnlineTable:
+def join(token: str, body: Join, player: PlayerDep, request: Request) -> Response:
     """The caller takes ``seat`` (or the first open seat) under ``name``."""
     online = _online(request)
     online.runtime.limit(online.join_limit, _address(request))
@@ -272,7 +284,7 @@ def join(token: str, body: Join, player: PlayerDep, request: Request) -> OnlineT
 
 
 @router.post("/{token}/leave", response_model=OnlineTable, responses=_WRITE)
-def leave(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
+def leave(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> Response:
     """In the lobby the caller's seats open again; in play they are away at once."""
     return _act(request, token, player, body.version, lambda r, now: r.leave(player, now))
 
@@ -280,7 +292,7 @@ def leave(token: str, body: VersionOnly, player: PlayerDep, request: Request) ->
 @router.post("/{token}/seats/{seat}", response_model=OnlineTable, responses=_WRITE)
 def seat_computer(
     token: str, seat: int, body: SeatChange, player: PlayerDep, request: Request
-) -> OnlineTable:
+) -> Response:
     """Host only: an open seat, or a person who is away, becomes a computer."""
     return _act(
         request, token, player, body.version,
@@ -291,32 +303,32 @@ def seat_computer(
 @router.post("/{token}/start", response_model=OnlineTable, responses=_WRITE)
 def start(
     token: str, body: VersionOnly, player: PlayerDep, runtime: RuntimeDep, request: Request
-) -> OnlineTable:
+) -> Response:
     """Host only, in the lobby, once no seat is open: deal the first round."""
     return _deal(request, runtime, token, player, body.version, Room.start)
 
 
 # -- the match -----------------------------------------------------------------------------
 @router.post("/{token}/moves", response_model=OnlineTable, responses=_WRITE)
-def move(token: str, body: KCMove, player: PlayerDep, request: Request) -> OnlineTable:
+def move(token: str, body: KCMove, player: PlayerDep, request: Request) -> Response:
     """A move for the caller's seat that is to play: ``"9H>N"``, ``"E>NW"`` or ``"end"``."""
     return _act(request, token, player, body.version, lambda r, now: r.move(player, body.move, now))
 
 
 @router.post("/{token}/undo", response_model=OnlineTable, responses=_WRITE)
-def undo(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
+def undo(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> Response:
     """Take back the caller's last play or pile move of this turn."""
     return _act(request, token, player, body.version, lambda r, now: r.undo(player, now))
 
 
 @router.post("/{token}/reveal", response_model=OnlineTable, responses=_WRITE)
-def reveal(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
+def reveal(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> Response:
     """The host's device shows the hand of its person who is to play next."""
     return _act(request, token, player, body.version, lambda r, now: r.reveal(player, now))
 
 
 @router.post("/{token}/next-round", response_model=OnlineTable, responses=_WRITE)
-def next_round(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> OnlineTable:
+def next_round(token: str, body: VersionOnly, player: PlayerDep, request: Request) -> Response:
     """Any seated person deals the next round once a round is over."""
     return _act(request, token, player, body.version, lambda r, now: r.next_round(player, now))
 
@@ -324,7 +336,7 @@ def next_round(token: str, body: VersionOnly, player: PlayerDep, request: Reques
 @router.post("/{token}/rematch", response_model=OnlineTable, responses=_WRITE)
 def rematch(
     token: str, body: VersionOnly, player: PlayerDep, runtime: RuntimeDep, request: Request
-) -> OnlineTable:
+) -> Response:
     """After the match: the caller is ready; once every present person is, the same seats
     start a new match (a new shuffle)."""
     return _deal(request, runtime, token, player, body.version, Room.rematch)

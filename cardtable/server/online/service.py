@@ -20,7 +20,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from cardtable.server.core.errors import damaged
+from fastapi.concurrency import run_in_threadpool
+
+from cardtable.server.core.errors import ApiError, damaged
 from cardtable.server.core.ratelimit import TokenBuckets
 from cardtable.server.core.store import StaleVersion
 from cardtable.server.devices.public import DeviceStore
@@ -29,6 +31,7 @@ from cardtable.server.online.fanout import make_fanout
 from cardtable.server.online.hub import Fanout, Guard, Hub
 from cardtable.server.online.model import Room, RoomError
 from cardtable.server.online.poll import poll
+from cardtable.server.online.render import Views
 from cardtable.server.online.store import OnlineStore, RoomRecord
 
 if TYPE_CHECKING:
@@ -57,6 +60,15 @@ class Online:
         """This process's open live connections (their presence rows)."""
         self._store: OnlineStore | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self.views = Views()
+        """The rendered views of this process (render.py: once per table, version, seat)."""
+        self._latest: OrderedDict[str, RoomRecord] = OrderedDict()
+        """The newest record this process saved or read, per table (at most `_LATEST`)."""
+        self._latest_lock = threading.Lock()
+        self._reading: dict[str, Reading] = {}
+        """Store reads under way for live connections, per table (`newest`)."""
+        self.reads = 0
+        """Tables read from the store for live connections (for tests and the benchmark)."""
 
     @property
     def store(self) -> OnlineStore:
@@ -104,9 +116,61 @@ class Online:
             keep_code=room.is_open,
             published=self.fanout.published,
         )
+        self.known(saved)
         self.hub.changed(record.key, saved.version)
         self.driver.wake(room.due_at)
         return saved
+
+    # -- reading, once per table and version -----------------------------------------------
+    def known(self, record: RoomRecord) -> None:
+        """``record`` was just saved or read here: decode it now (in the caller's thread, once
+        per version, `load_room`) and keep it as its table's newest, so the pushes this change
+        wakes read neither the store nor the JSON again."""
+        try:
+            load_room(record)
+        except ApiError:
+            return  # a table that does not load is not kept (its readers meet the error)
+        with self._latest_lock:
+            old = self._latest.get(record.key)
+            if old is None or old.version < record.version:
+                self._latest[record.key] = record
+            self._latest.move_to_end(record.key)
+            if len(self._latest) > _LATEST:
+                self._latest.popitem(last=False)
+
+    def _read(self, key: str) -> RoomRecord | None:
+        self.reads += 1
+        record = self.store.load(key)
+        if record is not None:
+            self.known(record)
+        return record
+
+    async def newest(self, key: str, heard: int) -> RoomRecord | None:
+        """Table ``key`` at version ``heard`` or newer, for the live connections this process
+        woke for ``heard`` (`Hub.heard`; -1: none heard, read the store). Kept when this
+        process saved or read it; else read once from the store for every connection asking
+        meanwhile (a read joins another only if that one began after ``heard`` was heard, so
+        it returns at least that version). None when the table is gone."""
+        if heard >= 0:
+            with self._latest_lock:
+                record = self._latest.get(key)
+            if record is not None and record.version >= heard:
+                return record
+        pending = self._reading.get(key)
+        if pending is None or pending[0] < heard or heard < 0:
+            task = asyncio.ensure_future(run_in_threadpool(self._read, key))
+            pending = (heard, task)
+            self._reading[key] = pending
+
+            def done(task: asyncio.Future[RoomRecord | None], key: str = key,
+                     mine: Reading = pending) -> None:  # fmt: skip
+                if self._reading.get(key) is mine:
+                    del self._reading[key]
+                if not task.cancelled():
+                    task.exception()  # read: its readers were told, or have all gone
+
+            task.add_done_callback(done)
+        return await asyncio.shield(pending[1])
 
     def change(
         self, key: str, change: Callable[[Room], Room | None]
@@ -181,6 +245,10 @@ class Online:
 _DECODED = 512
 """Decoded tables kept per process: a table at a version never changes (every save makes a
 new version), so a move's pushes to the table's devices decode it once, not once each."""
+_LATEST = 512
+"""Tables whose newest record `Online` keeps (a table's pushes follow its save within
+milliseconds; a table that fell out is read from the store again)."""
+Reading = tuple[int, "asyncio.Future[RoomRecord | None]"]
 _decoded: OrderedDict[tuple[str, int], Room] = OrderedDict()
 _decoded_lock = threading.Lock()
 
