@@ -1,5 +1,7 @@
 """Serve an ASGI app on a free loopback port in a background thread, for tests that need real
-HTTP (browsers, several clients). Always 127.0.0.1; stopped when the block ends."""
+HTTP (browsers, several clients). Always 127.0.0.1; stopped when the block ends. The live
+channel is served as `cardtable serve` serves it (`serving.websocket_options`: the frame
+size limit, no compression, the live-socket cap) when the app is the cardtable app."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from typing import Any
 
 import uvicorn
 
+from cardtable.server.core.serving import websocket_options
+
 from .postgres import free_port
 
 
@@ -18,6 +22,8 @@ from .postgres import free_port
 def live_server(app: Any, *, timeout: float = 20.0) -> Iterator[str]:
     """Yield the base URL (``http://127.0.0.1:PORT``) of ``app`` served by uvicorn."""
     port = free_port()
+    runtime = getattr(getattr(app, "state", None), "runtime", None)
+    ws: dict[str, Any] = {} if runtime is None else websocket_options(runtime.settings)
     # A long keep-alive: Playwright's request context (Node's http) reuses an idle connection
     # without retrying, so a server closing it at the 5 s default races the next request
     # into ECONNRESET. Browsers retry that case themselves; a test client does not.
@@ -28,6 +34,7 @@ def live_server(app: Any, *, timeout: float = 20.0) -> Iterator[str]:
         log_level="warning",
         lifespan="on",
         timeout_keep_alive=600,
+        **ws,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name=f"live-server-{port}", daemon=True)

@@ -37,6 +37,39 @@ class OnlineSettings:
     qr_burst: int = 20
     hello_seconds: float = 10.0
     """How long a new live connection has to say hello."""
+    live_max_bytes: int = 4096
+    """The largest live message (one WebSocket frame) the server reads. uvicorn checks a
+    frame's length in its header, before the body is read: a longer one closes the
+    connection with 1009 (docs/online.md "Live channel limits"). Every real message is well
+    under 200 bytes."""
+    max_live: int | None = None
+    """Live connections this process keeps open (None: half of the connection limit,
+    `serving.connection_budgets`; HTTP keeps the other half, so live sockets never lock out
+    requests). At the limit a new connection closes the oldest one of the client address that
+    has the most."""
+    live_per_address: int = 64
+    """Live connections from one client address (an IPv6 client by its /64) in this process;
+    a new one beyond it closes that address's oldest one (1013). Generous: a school or a
+    carrier's NAT puts many people behind one address."""
+    live_per_device: int = 8
+    """Live connections of one player id in this process (every table together); a new one
+    beyond it closes the device's oldest one (4429): a device reconnecting is never locked
+    out by its own half-open sockets, and one id cannot pile up connections."""
+    live_per_table: int = 40
+    """Live connections to one table in this process, after their hello. Beyond it a
+    spectator is refused (4409); a device holding a seat there is let in and the table's
+    oldest spectator connection is closed instead."""
+    hello_per_address: int = 16
+    """Connections from one client address still waiting for their hello; a new one beyond
+    it closes that address's oldest waiting one (4408)."""
+    hello_total: int = 256
+    """Connections of this process still waiting for their hello; a new one beyond it closes
+    the oldest waiting one (4408). A real page says hello as soon as the socket opens."""
+    live_origins: tuple[str, ...] = ()
+    """Origins (``https://example.org``) allowed to open the live channel besides the site's
+    own (the ``Host`` the request came to). A browser's request from any other origin is
+    refused with HTTP 403 before the upgrade; a request with no ``Origin`` (not a browser)
+    is let in."""
     presence_refresh_seconds: float = 10.0
     """How often a process marks its live connections as still open."""
     presence_stale_seconds: float = 30.0

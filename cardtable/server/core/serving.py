@@ -11,8 +11,15 @@ cannot flood the disk (docs/reliability.md, "Connections").
     head); if every connection is busy with a request, the new one is answered 503 and
     closed at once. Slow or idle clients therefore cannot lock a fresh client out, and the
     process never runs out of file descriptors on sockets.
-  A WebSocket is handed to uvicorn's WebSocket protocol on upgrade and none of this applies
-  to it afterwards.
+  Only HTTP connections count against this cap: a WebSocket is handed to uvicorn's
+  WebSocket protocol on upgrade and leaves it.
+- `GuardedWebSocketProtocol`, uvicorn's sans-I/O WebSocket protocol with a live-socket cap
+  of its own (`connection_budgets`: by default half of the connection limit, the app evicting
+  beyond it, online/live.py), a one-second wait for the peer's answer to a close (not 10 s:
+  a client that never answers must not hold a file descriptor), and, over the cap, the
+  sockets already closing dropped first. Frames are limited to
+  `OnlineSettings.live_max_bytes` *before* they are read (uvicorn refuses a longer frame from
+  its header and closes with 1009), without per-message compression.
 - `QuietRepeats`: a logging filter that lets the same message through at most a few times
   a minute, then counts the rest and says how many were dropped (the file-descriptor limit
   or a storm of refused connections must not write megabytes of identical tracebacks).
@@ -26,11 +33,13 @@ from __future__ import annotations
 import logging
 import resource
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
 
 from cardtable.server.core.settings import Settings
 
@@ -47,6 +56,8 @@ BUSY = (
 class GuardedH11Protocol(H11Protocol):
     request_timeout: float = 10.0
     max_connections: int | None = None
+    http_open: ClassVar[set[GuardedH11Protocol]] = set()
+    """This server's open HTTP connections (a subclass per server: `uvicorn_config`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -55,8 +66,9 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
+        self.http_open.add(self)
         limit = self.max_connections
-        if limit is not None and len(self.connections) > limit and not self._evict():
+        if limit is not None and len(self.http_open) > limit and not self._evict():
             _log.warning("too many connections (%d): refused one with 503", limit)
             transport.write(BUSY)
             transport.close()
@@ -65,7 +77,14 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self.http_open.discard(self)
         super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        # From here on a live socket: counted by `GuardedWebSocketProtocol`, not as HTTP.
+        self._disarm()
+        self.http_open.discard(self)
+        super().handle_websocket_upgrade(event)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -97,10 +116,9 @@ class GuardedH11Protocol(H11Protocol):
     def _evict(self) -> bool:
         """Close the connection idle longest (not this one); False if none is idle."""
         oldest: GuardedH11Protocol | None = None
-        for other in self.connections:
+        for other in self.http_open:
             if (
                 other is not self
-                and isinstance(other, GuardedH11Protocol)
                 and other.transport is not None
                 and not other.transport.is_closing()
                 and other.transport.get_protocol() is other
@@ -113,7 +131,67 @@ class GuardedH11Protocol(H11Protocol):
         oldest._disarm()
         oldest.transport.close()
         self.connections.discard(oldest)
+        self.http_open.discard(oldest)
         return True
+
+
+class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
+    max_open: int | None = None
+    """Live sockets this server keeps (transport level; the app's own budget evicts first)."""
+    ws_open: ClassVar[dict[GuardedWebSocketProtocol, None]] = {}
+    """This server's open WebSocket connections, oldest first (a subclass per server)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.close_timeout = CLOSE_TIMEOUT
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self.ws_open[self] = None
+        limit = self.max_open
+        if limit is not None and len(self.ws_open) > limit:
+            self._drop_closing(len(self.ws_open) - limit)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.ws_open.pop(self, None)
+        super().connection_lost(exc)
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"][EVICT] = self.evict
+
+    def evict(self, code: int, reason: str) -> None:
+        """Close now: the close frame is written and the socket closed without waiting for
+        the peer's answer or for the app's handler (which is told the connection is gone).
+        What the app calls when a cap lets a newer connection in (online/hub.py)."""
+        if self.close_sent or self.transport is None or self.transport.is_closing():
+            return
+        if self.handshake_complete:
+            self.conn.send_close(code, reason)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        self.transport.close()
+
+    def _drop_closing(self, excess: int) -> None:
+        """Over the cap: abort sockets that have sent their close and only wait for the
+        peer's answer, oldest first (the app already let them go)."""
+        for other in list(self.ws_open):
+            if excess <= 0:
+                return
+            if other is not self and other.close_sent and other.transport is not None:
+                self.ws_open.pop(other, None)
+                other.transport.abort()
+                excess -= 1
+
+
+EVICT = "cardtable.evict"
+"""The ASGI scope extension under which `GuardedWebSocketProtocol.evict` is offered."""
+CLOSE_TIMEOUT = 1.0
+"""Seconds a closed live socket waits for the peer's close frame before its transport is
+closed anyway (uvicorn's default, 10 s, lets a client that never answers hold the socket)."""
 
 
 _log = logging.getLogger("cardtable.server")
@@ -169,6 +247,34 @@ def default_max_connections() -> int:
     return max(8, min(4096, soft - min(128, soft // 4)))
 
 
+def connection_budgets(settings: Settings) -> tuple[int, int]:
+    """(HTTP connections, live sockets) a server process keeps: the connection limit
+    (`Settings.max_connections` or `default_max_connections`) split so that live sockets
+    have a budget of their own (`OnlineSettings.max_live`, by default half) and can never
+    take the connections HTTP requests need."""
+    total = settings.max_connections or default_max_connections()
+    live = settings.online.max_live or max(1, total // 2)
+    return max(2, total - live), live
+
+
+def websocket_options(settings: Settings) -> dict[str, Any]:
+    """The `uvicorn.Config` arguments for the live channel: the WebSocket protocol (with its
+    socket cap), the frame size limit enforced before reading, no compression."""
+    _, live = connection_budgets(settings)
+    protocol = type(
+        "CardtableWebSocketProtocol",
+        (GuardedWebSocketProtocol,),
+        {"max_open": live, "ws_open": {}},
+    )
+    return {
+        "ws": protocol,
+        "ws_max_size": settings.online.live_max_bytes,
+        # Off: every message is small, and compression costs memory per socket (a 16 MiB
+        # frame was inflated before any check) for nothing measurable on this traffic.
+        "ws_per_message_deflate": False,
+    }
+
+
 def uvicorn_config(
     app: Any,
     settings: Settings,
@@ -178,11 +284,15 @@ def uvicorn_config(
     access_log: bool = True,
     log_level: str = "info",
 ) -> uvicorn.Config:
-    limit = settings.max_connections or default_max_connections()
+    http, live = connection_budgets(settings)
     protocol = type(
         "CardtableH11Protocol",
         (GuardedH11Protocol,),
-        {"request_timeout": settings.request_timeout, "max_connections": limit - 1},
+        {
+            "request_timeout": settings.request_timeout,
+            "max_connections": http - 1,
+            "http_open": set(),
+        },
     )
     trusted = list(settings.forwarded_allow_ips)
     return uvicorn.Config(
@@ -195,9 +305,12 @@ def uvicorn_config(
         server_header=False,
         proxy_headers=bool(trusted),
         forwarded_allow_ips=trusted or [],
-        # uvicorn answers 503 itself once `limit` requests are in progress at once.
-        limit_concurrency=limit,
+        # uvicorn answers 503 itself once this many connections (HTTP and live) or tasks
+        # are open: a backstop only, the caps above keep well below it (a live socket's
+        # handler may still be finishing after its socket was evicted and closed).
+        limit_concurrency=http + 2 * live,
         timeout_keep_alive=settings.keep_alive_timeout,
         timeout_graceful_shutdown=10,
-        backlog=min(2048, limit),
+        backlog=min(2048, http + live),
+        **websocket_options(settings),
     )

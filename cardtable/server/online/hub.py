@@ -1,5 +1,7 @@
 """`Hub`: wakes this process's live connections when a table they watch changes; `Guard`:
-checks their credentials (a device signed out or deleted stops receiving at once).
+checks their credentials (a device signed out or deleted stops receiving at once);
+`Sockets`: counts them against the caps per address, device and table, and while they wait
+for their hello (docs/online.md "Live channel limits").
 
 A table's row in the store is the truth; the hub only says "look again". It is told about a
 change three ways, each enough on its own to deliver it (docs/online.md):
@@ -26,6 +28,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 log = logging.getLogger("cardtable.server.online")
@@ -218,3 +221,176 @@ class Guard:
                 failing = True
             else:
                 failing = False
+
+
+# -- live connection caps ------------------------------------------------------------------
+WAITING, CROWDED, REPLACED, BUSY = 4408, 4409, 4429, 1013
+"""Close codes of the caps (docs/online.md "Live channel limits"): 4408 too many
+connections waiting for their hello, 4409 the table is crowded, 4429 a newer connection of
+the same device took this one's place, 1013 (try again later) too many live connections
+from this address, or in this process."""
+
+
+class Full(Exception):
+    """A connection refused by a cap (closed with ``code`` and ``reason``)."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code, self.reason = code, reason
+
+
+@dataclass(frozen=True)
+class Caps:
+    """The limits `Sockets` keeps (`OnlineSettings`, per process)."""
+
+    live: int
+    per_address: int
+    per_device: int
+    per_table: int
+    waiting_per_address: int
+    waiting: int
+
+
+class Slot:
+    """One live connection as the caps see it, from the upgrade until its handler ends."""
+
+    __slots__ = ("_event", "address", "device", "evict", "kicked", "seated", "table")
+
+    def __init__(
+        self, address: str, table: str | None, evict: Callable[[int, str], object] | None = None
+    ) -> None:
+        self.address = address
+        self.table = table
+        self.evict = evict
+        """Closes the socket at once with a code and reason, when the server offers it
+        (`serving.GuardedWebSocketProtocol.evict`): its file descriptor is free before the
+        handler gets to run again."""
+        self.device: str | None = None
+        """The player id (its key) once the hello was accepted."""
+        self.seated = False
+        self.kicked: Full | None = None
+        """Why a cap closed this connection to let a newer one in (None: it was not)."""
+        self._event = asyncio.Event()
+
+    def kick(self, code: int, reason: str) -> None:
+        if self.kicked is None:
+            self.kicked = Full(code, reason)
+            self._event.set()
+            if self.evict is not None:
+                self.evict(code, reason)
+
+    async def until_kicked(self) -> None:
+        """Return only by raising the `Full` this connection was kicked with."""
+        await self._event.wait()
+        assert self.kicked is not None
+        raise self.kicked
+
+
+Group = dict[Slot, None]
+"""Slots in the order they opened (oldest first)."""
+
+
+class Sockets:
+    """This process's live connections, counted per client address, per device, per table,
+    and while they wait for their hello. Over a cap the oldest connection of the same group is
+    told to close (`Slot.kick`), so a device or a person reconnecting is never locked out by
+    its own half-open sockets, except that a spectator arriving at a crowded table is refused
+    instead (`said_hello`). A kicked slot stops counting at once."""
+
+    def __init__(self, caps: Caps) -> None:
+        self.caps = caps
+        self._all: Group = {}
+        self._waiting: Group = {}
+        self._address: dict[str, Group] = {}
+        self._waiting_address: dict[str, Group] = {}
+        self._device: dict[str, Group] = {}
+        self._table: dict[str, Group] = {}
+        self.kicks = 0
+        """Connections closed to make room (for tests and the benchmark)."""
+
+    def __len__(self) -> int:
+        return len(self._all)
+
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    def open(
+        self, address: str, table: str | None, evict: Callable[[int, str], object] | None = None
+    ) -> Slot:
+        """A new connection from ``address`` (a `client_key`) to ``table``: room is made for it
+        by kicking the oldest waiting connection (of this address, then of the process), the
+        address's oldest connection, and at the process's budget the oldest connection still
+        waiting for its hello, or when none is, the oldest connection of the address that has
+        the most; in that order, as each cap requires."""
+        caps = self.caps
+        mine = self._waiting_address.get(address, {})
+        if len(mine) >= caps.waiting_per_address:
+            self._kick(next(iter(mine)), WAITING, "too many connections waiting for hello")
+        if len(self._waiting) >= caps.waiting:
+            self._kick(next(iter(self._waiting)), WAITING, "too many connections waiting")
+        mine = self._address.get(address, {})
+        if len(mine) >= caps.per_address:
+            self._kick(next(iter(mine)), BUSY, "too many connections from this address")
+        if len(self._all) >= caps.live:
+            # A connection still waiting for its hello costs nothing to drop (a real page
+            # says hello at once); failing that, the biggest client gives way.
+            group = self._waiting or max(self._address.values(), key=len)
+            self._kick(next(iter(group)), BUSY, "too many live connections")
+        slot = Slot(address, table, evict)
+        self._all[slot] = None
+        self._waiting[slot] = None
+        self._address.setdefault(address, {})[slot] = None
+        self._waiting_address.setdefault(address, {})[slot] = None
+        return slot
+
+    def said_hello(self, slot: Slot, device: str, *, seated: bool) -> None:
+        """``slot`` said hello as ``device`` (holding a seat at its table or not): it stops
+        waiting and counts for its device and its table. Raises `Full` for a spectator at a
+        table that has `Caps.per_table` connections (then ``slot`` no longer counts)."""
+        if slot not in self._all:
+            return  # kicked while its hello was checked: it closes on its next wait
+        caps = self.caps
+        _leave(self._waiting, slot)
+        _leave_group(self._waiting_address, slot.address, slot)
+        table = self._table.get(slot.table or "", {})
+        if len(table) >= caps.per_table:
+            spectators = [s for s in table if not s.seated]
+            if not seated or not spectators:
+                self.close(slot)
+                raise Full(CROWDED, "too many connections to this table")
+            self._kick(spectators[0], CROWDED, "a seated player needs the room")
+        mine = self._device.get(device, {})
+        if len(mine) >= caps.per_device:
+            self._kick(next(iter(mine)), REPLACED, "a newer connection of this device")
+        slot.device, slot.seated = device, seated
+        self._device.setdefault(device, {})[slot] = None
+        if slot.table is not None:
+            self._table.setdefault(slot.table, {})[slot] = None
+
+    def close(self, slot: Slot) -> None:
+        """``slot`` ended (or was kicked): it counts nowhere any more."""
+        _leave(self._all, slot)
+        _leave(self._waiting, slot)
+        _leave_group(self._address, slot.address, slot)
+        _leave_group(self._waiting_address, slot.address, slot)
+        if slot.device is not None:
+            _leave_group(self._device, slot.device, slot)
+        if slot.table is not None:
+            _leave_group(self._table, slot.table, slot)
+
+    def _kick(self, slot: Slot, code: int, reason: str) -> None:
+        self.close(slot)
+        slot.kick(code, reason)
+        self.kicks += 1
+
+
+def _leave(group: Group, slot: Slot) -> None:
+    group.pop(slot, None)
+
+
+def _leave_group(groups: dict[str, Group], key: str, slot: Slot) -> None:
+    group = groups.get(key)
+    if group is not None:
+        group.pop(slot, None)
+        if not group:
+            del groups[key]

@@ -10,6 +10,12 @@ The credential of the hello is checked again in the store before every push and 
 half-second by the process's guard (hub.py): a device signed out closes with 4401 `revoked`,
 one whose record was deleted with 4401 `deleted` (docs/online.md "Signed out while
 connected"), in whichever process holds its connection.
+
+The channel is bounded (docs/online.md "Live channel limits"): frames longer than
+`OnlineSettings.live_max_bytes` are refused by uvicorn from their header (1009, never read
+whole; core/serving.py), binary frames close with 1003, a browser page of another site is
+refused before the upgrade (HTTP 403, `same_site`), and `hub.Sockets` caps the connections
+per client address, device and table and those still waiting for their hello.
 """
 
 from __future__ import annotations
@@ -27,8 +33,11 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
 from cardtable.server.core.errors import ApiError, revoked
+from cardtable.server.core.ratelimit import request_key
+from cardtable.server.core.serving import EVICT
 from cardtable.server.devices.public import PLAYER_ID, authenticate, now_of
 from cardtable.server.online import codes
+from cardtable.server.online.hub import Full, Slot
 from cardtable.server.online.service import Online, load_room
 
 log = logging.getLogger("cardtable.server.online")
@@ -36,6 +45,8 @@ router = APIRouter()
 """Included by `routes.router` (under its prefix)."""
 
 NO_PLAYER, NO_TABLE, TIMEOUT, CROWDED = 4401, 4404, 4408, 4409
+UNSUPPORTED = 1003
+"""A binary frame (the channel speaks JSON text only)."""
 MAX_MESSAGE = 1024
 
 
@@ -59,6 +70,34 @@ def _refused(standing: str) -> _Closed:
         "message": "this record was deleted: start fresh",
     }
     return _Closed(NO_PLAYER, "deleted", message)
+
+
+def same_site(ws: WebSocket, extra: tuple[str, ...]) -> bool:
+    """Whether the ``Origin`` of an upgrade request is the site itself (the ``Host`` it came
+    to, any scheme) or one of ``extra``. A request without ``Origin`` is let in: browsers
+    always send one on a WebSocket, so its absence means a program, which could send any
+    ``Origin`` it liked; the check is there to stop another site's page from opening the
+    channel with its visitor's browser."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.strip().lower().rstrip("/")
+    if origin in {o.strip().lower().rstrip("/") for o in extra}:
+        return True
+    scheme, sep, rest = origin.partition("://")
+    host = ws.headers.get("host", "").strip().lower()
+    return bool(sep) and scheme in ("http", "https") and bool(host) and rest == host
+
+
+async def _receive_text(ws: WebSocket) -> str:
+    """The next message; a binary one closes the connection with 1003."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    if not isinstance(text, str):
+        raise _Closed(UNSUPPORTED, "text messages only")
+    return text
 
 
 def _error(message: str) -> dict[str, Any]:
@@ -93,8 +132,9 @@ def _hello(text: str) -> tuple[str, int | None] | None:
 class Connection:
     """One open live connection: sends are serialised; the last version sent is kept."""
 
-    def __init__(self, ws: WebSocket, online: Online, token: str) -> None:
+    def __init__(self, ws: WebSocket, online: Online, token: str, slot: Slot) -> None:
         self.ws = ws
+        self.slot = slot
         self.online = online
         self.token = token
         self.key = codes.table_key(token)
@@ -120,10 +160,7 @@ class Connection:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise _Closed(TIMEOUT, "no hello in time")
-            try:
-                text = await asyncio.wait_for(self.ws.receive_text(), left)
-            except TimeoutError:
-                raise _Closed(TIMEOUT, "no hello in time") from None
+            text = await self._receive_or_kick(left)
             hello = _hello(text) if len(text) <= MAX_MESSAGE else None
             if hello is None:
                 await self.send(_error('first say {"type": "hello", "player", "version"}'))
@@ -145,6 +182,24 @@ class Connection:
             self.player = device.player
             self.cred = device.cred
             return version
+
+    async def _receive_or_kick(self, timeout: float) -> str:
+        """The next message within ``timeout`` seconds, unless a cap closes this connection
+        first (`_Closed` either way when none comes)."""
+        receive = asyncio.ensure_future(_receive_text(self.ws))
+        kicked = asyncio.ensure_future(self.slot.until_kicked())
+        try:
+            done, _ = await asyncio.wait(
+                (receive, kicked), timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            for task in (receive, kicked):
+                task.cancel()
+        if receive in done:
+            return receive.result()
+        if kicked in done:
+            kicked.result()  # raises `Full`
+        raise _Closed(TIMEOUT, "no hello in time")
 
     def refuse(self, standing: str) -> None:
         """The guard found this connection's credential signed out or deleted."""
@@ -192,7 +247,7 @@ class Connection:
     async def listen(self) -> None:
         """Answer pings; anything else gets an error and changes nothing."""
         while True:
-            text = await self.ws.receive_text()
+            text = await _receive_text(self.ws)
             try:
                 msg = json.loads(text) if len(text) <= MAX_MESSAGE else None
             except ValueError:
@@ -215,8 +270,22 @@ class Connection:
 @router.websocket("/{token}/live")
 async def live(ws: WebSocket, token: str) -> None:
     online: Online = ws.app.state.online
+    if not same_site(ws, online.settings.live_origins):
+        # Before the upgrade: uvicorn answers HTTP 403 and nothing more is read.
+        await ws.close()
+        return
+    valid = codes.TOKEN.fullmatch(token) is not None
+    evict = ws.scope.get("extensions", {}).get(EVICT)
+    slot = online.sockets.open(request_key(ws), codes.table_key(token) if valid else None, evict)
+    try:
+        await _serve(ws, online, token, slot)
+    finally:
+        online.sockets.close(slot)
+
+
+async def _serve(ws: WebSocket, online: Online, token: str, slot: Slot) -> None:
     await ws.accept()
-    conn = Connection(ws, online, token) if codes.TOKEN.fullmatch(token) else None
+    conn = Connection(ws, online, token, slot) if slot.table is not None else None
     present = False
     try:
         if conn is None:
@@ -226,6 +295,9 @@ async def live(ws: WebSocket, token: str) -> None:
         if record is None:
             raise _Closed(NO_TABLE, "no such table")
         conn.seated = bool(load_room(record).seats_of(conn.player))
+        online.sockets.said_hello(slot, conn.player, seated=conn.seated)
+        if slot.kicked is not None:  # while its hello was checked: no presence for it
+            raise slot.kicked
         with online.guard.guard(conn.cred, conn.refuse):
             await run_in_threadpool(_arrive, online, conn)
             present = True
@@ -234,6 +306,7 @@ async def live(ws: WebSocket, token: str) -> None:
                 asyncio.create_task(conn.listen()),
                 asyncio.create_task(conn.follow()),
                 asyncio.create_task(conn.until_refused()),
+                asyncio.create_task(slot.until_kicked()),
             ]
             try:
                 done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
@@ -249,6 +322,9 @@ async def live(ws: WebSocket, token: str) -> None:
         with contextlib.suppress(Exception):
             if exc.message is not None:
                 await ws.send_text(json.dumps(exc.message, separators=(",", ":")))
+            await ws.close(exc.code, exc.reason)
+    except Full as exc:
+        with contextlib.suppress(Exception):
             await ws.close(exc.code, exc.reason)
     except (WebSocketDisconnect, RuntimeError):
         pass  # the device went away
@@ -286,6 +362,7 @@ def _reseat(online: Online, conn: Connection, seated: bool) -> None:
     now = time.time()
     online.store.reseat(conn.id, seated=seated)
     conn.seated = seated
+    conn.slot.seated = seated
     if seated:
         online.change(conn.key, lambda room: room.connected(conn.player, now))
     count = online.store.spectators(conn.key, online.fresh_after(now))

@@ -175,6 +175,10 @@ class Room:
     invite: str | None = None
     """The token, kept only while the room code leads here (the code gives it away anyway);
     afterwards the store holds only its hash."""
+    basis: int = 0
+    """The version of the last change other than the spectator count: a request made at any
+    version from this one on is current (`current`), so spectators coming and going never
+    make a player's move stale. 0: the room's own version."""
 
     # -- building ------------------------------------------------------------------------
     @classmethod
@@ -199,7 +203,7 @@ class Room:
                 out.append(Seat("open"))
         if len(out) != config.players or out[0].player != player or out[0].local:
             raise Refused("invalid_request", "seat 0 is the creator's; 2-4 seats in all")
-        return cls(1, config, tuple(out), 0, invite=invite)
+        return cls(1, config, tuple(out), 0, invite=invite, basis=1)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -217,6 +221,7 @@ class Room:
             "closed": self.closed,
             "turn_key": None if self.turn_key is None else list(self.turn_key),
             "invite": self.invite if self.is_open else None,
+            "basis": self.basis,
         }
 
     @classmethod
@@ -244,6 +249,7 @@ class Room:
                 bool(d["closed"]),
                 None if key is None else (int(key[0]), int(key[1])),
                 d["invite"],
+                int(d.get("basis", version)),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise RoomError(f"saved online table does not load: {exc}") from None
@@ -474,7 +480,21 @@ class Room:
         return self._bumped(self._next(seats=seats)._settled(now, moved=False))
 
     def with_spectators(self, count: int) -> Room | None:
-        return None if count == self.spectators else self._bumped(self._next(spectators=count))
+        """The spectator count changed: a new version (pushed to everyone) that leaves
+        `basis`, and so every request made since the last other change, current."""
+        if count == self.spectators:
+            return None
+        return replace(self, spectators=count, version=self.version + 1, basis=self.origin)
+
+    @property
+    def origin(self) -> int:
+        """`basis`, or the room's version for a room saved before there was one."""
+        return self.basis or self.version
+
+    def current(self, version: int) -> bool:
+        """Whether a request made at ``version`` still sees this room as it was: nothing but
+        the spectator count changed since."""
+        return self.origin <= version <= self.version
 
     # -- deadlines -----------------------------------------------------------------------
     def advance(self, now: float) -> Room | None:
@@ -533,7 +553,7 @@ class Room:
         return replace(self, **changes)
 
     def _bumped(self, room: Room) -> Room:
-        return replace(room, version=self.version + 1)
+        return replace(room, version=self.version + 1, basis=self.version + 1)
 
     def _host_only(self, player: str) -> None:
         if not self.is_host(player):

@@ -24,11 +24,12 @@ from fastapi.concurrency import run_in_threadpool
 
 from cardtable.server.core.errors import ApiError, damaged
 from cardtable.server.core.ratelimit import TokenBuckets
+from cardtable.server.core.serving import connection_budgets
 from cardtable.server.core.store import StaleVersion
 from cardtable.server.devices.public import DeviceStore
 from cardtable.server.online.driver import Driver
 from cardtable.server.online.fanout import make_fanout
-from cardtable.server.online.hub import Fanout, Guard, Hub
+from cardtable.server.online.hub import Caps, Fanout, Guard, Hub, Sockets
 from cardtable.server.online.model import Room, RoomError
 from cardtable.server.online.poll import poll
 from cardtable.server.online.render import Views
@@ -36,6 +37,7 @@ from cardtable.server.online.store import OnlineStore, RoomRecord
 
 if TYPE_CHECKING:
     from cardtable.server.core.runtime import Runtime
+    from cardtable.server.core.settings import Settings
 
 log = logging.getLogger("cardtable.server.online")
 ATTEMPTS = 8
@@ -58,6 +60,8 @@ class Online:
         self.qr_limit = _buckets(s.qr_rate, s.qr_burst)
         self.live: set[str] = set()
         """This process's open live connections (their presence rows)."""
+        self.sockets = Sockets(_caps(runtime.settings))
+        """This process's live connections against their caps (hub.py)."""
         self._store: OnlineStore | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.views = Views()
@@ -275,6 +279,19 @@ def _later(room: Room, now: float) -> float | None:
     due = [t for t in (room.step_at, room.turn_deadline) if t is not None and t > now]
     due += [s.deadline for s in room.seats if s.deadline is not None and s.deadline > now]
     return min(due) if due else None
+
+
+def _caps(settings: Settings) -> Caps:
+    s = settings.online
+    _, live = connection_budgets(settings)
+    return Caps(
+        live=live,
+        per_address=s.live_per_address,
+        per_device=s.live_per_device,
+        per_table=s.live_per_table,
+        waiting_per_address=s.hello_per_address,
+        waiting=s.hello_total,
+    )
 
 
 def _buckets(rate: float | None, burst: int) -> TokenBuckets | None:
