@@ -16,7 +16,7 @@ from tests.server.helpers import Api
 
 def test_health(client: TestClient) -> None:
     r = client.get("/healthz")
-    assert r.status_code == 200 and r.json() == {"status": "ok"}
+    assert r.status_code == 200 and r.json() == {"status": "ok", "store": "ok"}
 
 
 def test_player_ids_are_long_random_and_stored_hashed(client: TestClient, app: object) -> None:

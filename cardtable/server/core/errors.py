@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable.server.core.models import ErrorBody
-from cardtable.server.core.store import StoreBusy
+from cardtable.server.core.store import StoreBusy, StoreError
 
 log = logging.getLogger("cardtable.server")
 
@@ -152,6 +152,14 @@ async def _store_busy(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(body, status_code=503, headers={"Retry-After": "1"})
 
 
+async def _store_error(request: Request, exc: Exception) -> JSONResponse:
+    """The store cannot be used now (the database unreachable, a lost connection): 503 at
+    once, nothing changed. The reason is logged, never sent (it may name hosts)."""
+    log.warning("store unavailable on %s %s: %s", request.method, request.url.path, exc)
+    body = {"code": "unavailable", "message": "the game store is unavailable; try again shortly"}
+    return JSONResponse(body, status_code=503, headers={"Retry-After": "2"})
+
+
 async def _internal(request: Request, exc: Exception) -> JSONResponse:
     log.exception("unhandled error on %s %s", request.method, request.url.path)
     return error_response(500, "internal", "the server failed; the game was not changed")
@@ -162,6 +170,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(StoreBusy, _store_busy)
+    app.add_exception_handler(StoreError, _store_error)
     app.add_exception_handler(Exception, _internal)
 
 

@@ -45,7 +45,12 @@ class ErrorBody(Response):
 
 
 class Health(Response):
-    status: Literal["ok"]
+    status: Literal["ok"] = Field(description="The process is up and answering.")
+    store: Literal["ok", "degraded"] = Field(
+        description="The store as last seen, without waiting for it: `degraded` when it is "
+        "not open or the database did not answer its last probe (requests that need it are "
+        "answered 503 `unavailable` meanwhile)."
+    )
 
 
 class VersionOnly(Request):

@@ -87,7 +87,7 @@ def test_a_slow_client_flood_leaves_a_fresh_client_served(tmp_path: Path) -> Non
             started = time.monotonic()
             for _ in range(5):  # fresh clients are served at once, not after the timeout
                 r = httpx.get(f"{base}/healthz", timeout=5)
-                assert r.status_code == 200 and r.json() == {"status": "ok"}
+                assert r.status_code == 200 and r.json() == {"status": "ok", "store": "ok"}
                 assert "server" not in r.headers
             assert time.monotonic() - started < 10.0  # generous: a machine at load 20
             # Every half-head connection is closed: evicted, or cut at the 2 s deadline.

@@ -41,7 +41,7 @@ def test_cardtable_serve_runs_the_site(tmp_path: Path) -> None:
                 assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
                 assert time.monotonic() < deadline, "cardtable serve did not start"
                 time.sleep(0.1)
-        assert health.json() == {"status": "ok"}
+        assert health.json() == {"status": "ok", "store": "ok"}
         player = httpx.post(f"{base}/api/players", timeout=5)
         assert player.status_code == 201
         assert (tmp_path / "data" / "cardtable.sqlite3").exists()
