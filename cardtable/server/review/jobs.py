@@ -53,6 +53,8 @@ FORGOTTEN = 60.0
 """A waiting review nobody asked about for this long is dropped before it starts."""
 SLOT_POLL = 0.02
 """Seconds between two looks for a spare search slot."""
+BROKEN_TRIES = 3
+"""Times a step is tried when the search pool breaks under it before the review fails."""
 SERVED_REMEMBERED = 10_000
 """Players whose last start is remembered (for the turns)."""
 
@@ -231,11 +233,17 @@ def compute(admission: Admission, job: Job) -> None:
         """``fn`` in the pool under a spare slot; None when the row was taken over."""
         nonlocal done
         renew = time.monotonic() + LEASE / 3
+        broken = 0
         while True:
             with spare_slot(admission) as held:
                 if held:
-                    out = admission.run(fn, *args, **kwargs)
-                    break
+                    try:
+                        out = admission.run(fn, *args, **kwargs)
+                        break
+                    except ApiError:  # a worker died (the pool starts again): try again
+                        broken += 1
+                        if broken >= BROKEN_TRIES:
+                            raise
             if time.monotonic() > renew:
                 renew = time.monotonic() + LEASE / 3
                 if not reviews.progress(

@@ -11,9 +11,10 @@ A replay costs tens to hundreds of milliseconds of CPU (every turn's strong sugg
 a finished round never changes, so `replayed` computes each (game, round) once per process:
 the engine's work is admitted like a hint (`Admission.reserve`: the player's search tokens, a
 search slot) and runs in the search pool, and its result is kept in a bounded cache
-(`REPLAYS_KEPT`, least recently used first out); a repeated fetch costs a lookup. Two fetches
-of one round at once compute it once (the second waits for the first). Only the round's own
-content is kept: ``finished_rounds``, which grows as the match goes on, is added per answer.
+(`REPLAYS_KEPT`, least recently used first out), validated as the answer's model once; a
+repeated fetch costs a lookup (and the game's ownership check in the route). Two fetches of
+one round at once compute it once (the second waits for the first). ``finished_rounds``,
+which grows as the match goes on, is set per answer.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from cardtable.server.core.admission import Admission, overloaded
 from cardtable.server.core.errors import damaged, wrong_phase
 from cardtable.server.core.store.base import JSON
 from cardtable.server.games.public import Table
+from cardtable.server.review.models import KCReplay
 
 NOT_MOVES = ("reveal", "draw-king")
 REPLAYS_KEPT = 256
@@ -105,12 +107,12 @@ class Replays:
     def __init__(self, size: int) -> None:
         self.size = size
         self._lock = threading.Lock()
-        self._kept: OrderedDict[Key, dict[str, Any]] = OrderedDict()
+        self._kept: OrderedDict[Key, KCReplay] = OrderedDict()
         self._busy: dict[Key, threading.Event] = {}
         self.computed = 0
         """Replays computed (a cache miss each)."""
 
-    def get(self, key: Key, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    def get(self, key: Key, compute: Callable[[], KCReplay]) -> KCReplay:
         for _ in range(3):
             with self._lock:
                 kept = self._kept.get(key)
@@ -155,14 +157,15 @@ def replayed(
     table: Table,
     log_of: Callable[[], Sequence[JSON]],
     number: int,
-) -> dict[str, Any]:
+) -> KCReplay:
     """`replay` of round ``number`` of the saved table ``game_id`` (the caller's: the route
     loaded it for ``player``), computed once per process and kept (module docstring)."""
     match = table.match
-    if number > finished_rounds(match):
+    done = finished_rounds(match)
+    if number > done:
         raise wrong_phase(f"round {number} is not over: it cannot be replayed yet")
 
-    def compute() -> dict[str, Any]:
+    def compute() -> KCReplay:
         rounds = round_moves(log_of())
         start = start_of(match)
         try:
@@ -175,8 +178,10 @@ def replayed(
         except ValueError:  # MatchError, IllegalMove, MoveError: a log that does not replay
             raise damaged("match") from None
         out["seats"] = [kind for kind, _ in table.seats]
-        return out
+        out["finished_rounds"] = done
+        return KCReplay.model_validate(out)
 
-    out = dict(REPLAYS.get((game_id, number), compute))
-    out["finished_rounds"] = finished_rounds(match)
-    return out
+    kept = REPLAYS.get((game_id, number), compute)
+    if kept.finished_rounds == done:
+        return kept
+    return kept.model_copy(update={"finished_rounds": done})

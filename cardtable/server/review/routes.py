@@ -13,6 +13,7 @@ import time
 from typing import Annotated
 
 from fastapi import APIRouter, Path
+from fastapi.responses import Response
 
 from cardtable import poker_squares as ps
 from cardtable.poker_squares.review import REVIEW_BUDGET
@@ -84,7 +85,7 @@ def poker_squares(game_id: str, player: PlayerDep, store: StoreDep) -> PSReviewS
 )
 def kings_corner_round(
     game_id: str, number: RoundNumber, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
-) -> KCReplay:
+) -> Response:
     """A finished round turn by turn with every hand shown, and for each turn what the
     strong computer would have played from that seat's view. Worked out once per round (in
     the search pool, admitted like a hint: 429 ``rate_limited`` beyond the player's search
@@ -96,7 +97,8 @@ def kings_corner_round(
         raise damaged("match") from None
     if number > table.match.rounds:
         raise wrong_phase(f"the match has {table.match.rounds} rounds")
-    out = review_kc.replayed(
-        runtime.admission, player, record.id, table, lambda: store.move_log(record.id), number
+    return games.answer(
+        review_kc.replayed(
+            runtime.admission, player, record.id, table, lambda: store.move_log(record.id), number
+        )
     )
-    return KCReplay.model_validate(out)
