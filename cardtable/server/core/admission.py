@@ -328,18 +328,3 @@ def spare_slot(admission: Admission) -> Iterator[bool]:
         if held:
             admission._slots.release()
 
-
-@contextmanager
-def spare_slot(admission: Admission) -> Iterator[bool]:
-    """A search slot for work that no request waits on (the steps of a Poker Squares review,
-    an online table's computer step; docs/reliability.md, "Admission"): yields True while
-    holding a slot when one is free and no request is waiting for one, else False at once
-    (the caller tries again later). Requests therefore always go first, and such work never
-    queues among them; run it with `Admission.run` while the slot is held."""
-    with admission._lock:
-        held = admission._waiting == 0 and admission._slots.acquire(blocking=False)
-    try:
-        yield held
-    finally:
-        if held:
-            admission._slots.release()

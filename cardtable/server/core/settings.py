@@ -72,13 +72,6 @@ class Settings:
     review_queue: int = 3
     """Reviews one player may have waiting in this process beside the one running (a player
     runs one at a time); a further one is refused with 429 ``rate_limited``."""
-    review_running: int = 2
-    """Poker Squares reviews computed at once in this process (each step in the search pool,
-    `review/jobs.py`); the next to start is taken from the players waiting in turn, so one
-    player's reviews never hold back another's (docs/reliability.md, "Admission")."""
-    review_queue: int = 3
-    """Reviews one player may have waiting in this process beside the one running (a player
-    runs one at a time); a further one is refused with 429 ``rate_limited``."""
     max_unfinished_games: int = 20
     """Unfinished games one player keeps per kind (the current one and the newest replaced
     ones); older replaced unfinished games are deleted by the retention sweep."""
