@@ -327,4 +327,3 @@ def spare_slot(admission: Admission) -> Iterator[bool]:
     finally:
         if held:
             admission._slots.release()
-
