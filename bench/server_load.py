@@ -17,7 +17,9 @@ and a time limit, after a short warm-up; every figure is measured on loopback on
 
 A client of the game server plays whole deals: it places the current card on the next empty
 cell with the version of the previous answer, and deals a new game after 25 cards (deals are
-not timed). Output: requests/s, p50 and p99 latency per level and server, and the ratios.
+not timed). Output: requests/s, p50 and p99 latency per level and server, the ratios, and
+the server process's CPU time per request (over every request of the level: warm-up and deals
+included), which a busy machine disturbs less than the rates.
 
 ``--profile DIR`` samples the game server with py-spy (the ``bench`` extra) while the move
 level runs: DIR/move-<clients>.txt holds the collapsed stacks (all threads, idle ones
@@ -41,7 +43,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -133,7 +135,14 @@ def server(
     env.pop("DATABASE_URL", None)
     if database_url is not None:
         env["DATABASE_URL"] = database_url
-    proc = subprocess.Popen([*cmd, "--data", str(data)], cwd=Path(__file__).parent.parent, env=env)
+    # A session of its own: whatever the server starts (the search pool's workers) is
+    # stopped with it below, even if it outlives the server.
+    proc = subprocess.Popen(
+        [*cmd, "--data", str(data)],
+        cwd=Path(__file__).parent.parent,
+        env=env,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + timeout
         url = f"http://{HOST}:{port}/openapi.json"
@@ -153,6 +162,8 @@ def server(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        with suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 # -- a minimal HTTP/1.1 keep-alive client -----------------------------------------------
@@ -196,6 +207,10 @@ class Level:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
     elapsed: float = 0.0
+    cpu: float = 0.0
+    """CPU seconds the server process used over the level."""
+    calls: int = 0
+    """Every request of the level: timed, warm-up and (for moves) the deals."""
 
     def summary(self) -> dict[str, float]:
         lat = sorted(self.latencies)
@@ -208,6 +223,7 @@ class Level:
             "p50_ms": 1000 * lat[n // 2] if n else float("nan"),
             "p99_ms": 1000 * lat[min(n - 1, int(n * 0.99))] if n else float("nan"),
             "mean_ms": 1000 * statistics.fmean(lat) if n else float("nan"),
+            "cpu_ms": 1000 * self.cpu / self.calls if self.calls else float("nan"),
         }
 
 
@@ -238,6 +254,7 @@ async def bare_client(port: int, budget: Budget, level: Level, path: str = "/bar
     try:
         while (timed := budget.take()) is not None:
             t = time.perf_counter()
+            level.calls += 1
             status, _ = await conn.post(path, {"version": 1, "row": 0, "col": 0}, {})
             if timed:
                 level.latencies.append(time.perf_counter() - t)
@@ -246,7 +263,11 @@ async def bare_client(port: int, budget: Budget, level: Level, path: str = "/bar
         conn.close()
 
 
-async def new_deal(conn: Connection, headers: dict[str, str]) -> dict[str, Any]:
+async def new_deal(
+    conn: Connection, headers: dict[str, str], level: Level | None = None
+) -> dict[str, Any]:
+    if level is not None:
+        level.calls += 1
     status, game = await conn.post("/api/poker-squares/games", {"table": "american"}, headers)
     if status != 201:
         raise RuntimeError(f"could not deal a game: {status} {game}")
@@ -258,14 +279,15 @@ async def move_client(port: int, player: str, budget: Budget, level: Level) -> N
     conn = await Connection.open(port)
     headers = {"X-Player-Id": player}
     try:
-        game = await new_deal(conn, headers)
+        game = await new_deal(conn, headers, level)
         cell = 0
         while (timed := budget.take()) is not None:
             if cell == len(CELLS):
-                game, cell = await new_deal(conn, headers), 0
+                game, cell = await new_deal(conn, headers, level), 0
             row, col = CELLS[cell]
             body = {"version": game["version"], "row": row, "col": col}
             t = time.perf_counter()
+            level.calls += 1
             status, answer = await conn.post(
                 f"/api/poker-squares/games/{game['id']}/moves", body, headers
             )
@@ -275,7 +297,7 @@ async def move_client(port: int, player: str, budget: Budget, level: Level) -> N
             if status == 200:
                 game, cell = answer, cell + 1
             else:
-                game, cell = await new_deal(conn, headers), 0
+                game, cell = await new_deal(conn, headers, level), 0
     finally:
         conn.close()
 
@@ -331,6 +353,15 @@ def databases(postgres: bool, url: str | None) -> Iterator[tuple[str | None, str
         yield f"{base}/bench_app", f"{base}/bench_durable"
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
 def sampling(pid: int, out: Path | None) -> Iterator[None]:
     """py-spy samples process ``pid`` (all threads, idle ones left out) into ``out`` (the
@@ -371,25 +402,27 @@ def measure(
         with (
             databases(postgres, database_url) as (app_db, durable_db),
             server("app", data / "app", app_db) as (app_port, app_pid),
-            server("durable", data / "durable", durable_db) as (durable_port, _),
-            server("bare", data / "bare") as (bare_port, _),
+            server("durable", data / "durable", durable_db) as (durable_port, durable_pid),
+            server("bare", data / "bare") as (bare_port, bare_pid),
         ):
             players = asyncio.run(new_players(app_port, max(levels)))
             for clients in levels:
                 # Interleaved, level by level, so that a change in the machine's other load
                 # shifts all three alike.
-                for kind, port in (
-                    ("move", app_port),
-                    ("durable", durable_port),
-                    ("bare", bare_port),
+                for kind, port, pid in (
+                    ("move", app_port, app_pid),
+                    ("durable", durable_port, durable_pid),
+                    ("bare", bare_port, bare_pid),
                 ):
                     out = None
                     if profile is not None and kind == "move":
                         out = profile / f"move-{clients}.txt"
-                    with sampling(app_pid, out):
+                    with sampling(pid, out):
+                        cpu = cpu_seconds(pid)
                         level = asyncio.run(
                             run_level(kind, port, clients, requests, seconds, players)
                         )
+                        level.cpu = cpu_seconds(pid) - cpu
                     results[kind].append(level.summary())
     finally:
         shutil.rmtree(data, ignore_errors=True)
@@ -401,7 +434,7 @@ def report(results: dict[str, list[dict[str, float]]], store: str) -> str:
         f"Poker Squares move vs one durable write vs a constant (store: {store}); "
         f"uvicorn as `cardtable serve` runs it, 1 worker, loopback, {os.cpu_count()} CPUs",
         f"{'clients':>7}  {'server':<8} {'requests':>8} {'errors':>6} {'req/s':>8} "
-        f"{'p50 ms':>8} {'p99 ms':>8}",
+        f"{'p50 ms':>8} {'p99 ms':>8} {'CPU ms/req':>10}",
     ]
     for move, durable, bare in zip(
         results["move"], results["durable"], results["bare"], strict=True
@@ -409,7 +442,8 @@ def report(results: dict[str, list[dict[str, float]]], store: str) -> str:
         for name, r in (("move", move), ("durable", durable), ("bare", bare)):
             lines.append(
                 f"{r['clients']:>7}  {name:<8} {r['requests']:>8} {r['errors']:>6} "
-                f"{r['rps']:>8.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}"
+                f"{r['rps']:>8.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} "
+                f"{r['cpu_ms']:>10.2f}"
             )
         lines.append(
             f"{'':>7}  move/durable {ratio(move, durable):.2f}  move/bare {ratio(move, bare):.2f}"

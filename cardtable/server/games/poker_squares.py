@@ -22,7 +22,7 @@ from cardtable.poker_squares import ENGINE, INTERACTIVE_BUDGET, analyse
 from cardtable.server.core import retention
 from cardtable.server.core.errors import ApiError, damaged, illegal, invalid, responses, wrong_phase
 from cardtable.server.core.models import VersionOnly
-from cardtable.server.core.runtime import Runtime, RuntimeDep, StoreDep
+from cardtable.server.core.runtime import RuntimeDep, StoreDep
 from cardtable.server.core.store import Change, GameRecord, Result, Store
 from cardtable.server.devices.public import DeviceIdDep, PlayerDep, now_of
 from cardtable.server.games import service as games
@@ -133,10 +133,12 @@ def get_game(game_id: str, player: PlayerDep, store: StoreDep) -> Response:
     return games.answer(render(games.load(store, game_id, player, KIND)))
 
 
-@router.post("/games/{game_id}/moves", response_model=PSGame, responses=_WRITE)
-def place(
-    game_id: str, body: PSMove, player_id: DeviceIdDep, runtime: RuntimeDep, request: Request
-) -> Response:
+# Placements and undos: one store transaction each, run by `games.MoveRoute`.
+moves = APIRouter(route_class=games.MoveRoute)
+
+
+@moves.post("/games/{game_id}/moves", response_model=PSGame, responses=_WRITE)
+def place(game_id: str, body: PSMove, player_id: DeviceIdDep, request: Request) -> Response:
     """Put the current card on the empty cell (row, col), both 0-4."""
 
     def step(game: ps.Game) -> ps.Game:
@@ -148,13 +150,11 @@ def place(
             raise illegal(exc.reason) from None
 
     entry = {"action": "place", "row": body.row, "col": body.col}
-    return _move(runtime, request, player_id, game_id, body.version, step, entry)
+    return _move(request, player_id, game_id, body.version, step, entry)
 
 
-@router.post("/games/{game_id}/undo", response_model=PSGame, responses=_WRITE)
-def undo(
-    game_id: str, body: VersionOnly, player_id: DeviceIdDep, runtime: RuntimeDep, request: Request
-) -> Response:
+@moves.post("/games/{game_id}/undo", response_model=PSGame, responses=_WRITE)
+def undo(game_id: str, body: VersionOnly, player_id: DeviceIdDep, request: Request) -> Response:
     """Take back the last placement; the deal becomes practice."""
 
     def step(game: ps.Game) -> ps.Game:
@@ -163,11 +163,13 @@ def undo(
         except IllegalMove as exc:
             raise illegal(exc.reason) from None
 
-    return _move(runtime, request, player_id, game_id, body.version, step, {"action": "undo"})
+    return _move(request, player_id, game_id, body.version, step, {"action": "undo"})
+
+
+router.include_router(moves)
 
 
 def _move(
-    runtime: Runtime,
     request: Request,
     player_id: str,
     game_id: str,
@@ -185,8 +187,12 @@ def _move(
         played.append(game)
         return Change(ENGINE.to_dict(game), game.is_over, [entry], _result(game))
 
-    now = now_of(request.app.state)
-    saved = games.change(runtime, player_id, now, game_id, KIND, version, render, play)
+    # The app's runtime and clock straight from its state: a dependency for each would cost
+    # FastAPI's parameter solving on every move.
+    state = request.app.state
+    saved = games.change(
+        state.runtime, player_id, now_of(state), game_id, KIND, version, render, play
+    )
     return games.answer(render(saved, played[-1]))
 
 

@@ -1,16 +1,25 @@
 """Steps every game route shares: find the caller's game, check the version it was played
 against, and save with compare-and-set, answering 409 ``stale_version`` with the current game
 when another request got there first. `change` does all of it, with the caller's credential,
-in one store transaction (a move's whole path)."""
+in one store transaction (a move's whole path), and `MoveRoute` calls a move's endpoint in one
+trip to a thread."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
+import inspect
+import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
+from typing import Any
 
 from fastapi import Request
-from pydantic import BaseModel
+from fastapi.routing import APIRoute
+from pydantic import BaseModel, ValidationError
 from starlette.responses import Response
 
 from cardtable.server.core.errors import ApiError, invalid, not_found, wrong_phase
@@ -18,7 +27,7 @@ from cardtable.server.core.models import dump
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.store import Change, GameRecord, Result, StaleVersion, Store
 from cardtable.server.core.store.base import JSON
-from cardtable.server.devices.public import change_game
+from cardtable.server.devices.public import PLAYER_ID, change_game
 
 # Game ids are `secrets.token_urlsafe` text; anything else cannot exist (and some text, such
 # as a NUL character, is refused by PostgreSQL itself), so it is "not found" before any query.
@@ -130,3 +139,59 @@ def answer(model: BaseModel, status_code: int = 200) -> Response:
     ``response_model`` and, for a sync route, in a second trip to the threadpool): the model
     was validated when it was built, and the route's ``response_model`` still documents it."""
     return Response(model.model_dump_json(), status_code=status_code, media_type="application/json")
+
+
+_MOVE_THREADS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="move")
+"""Where `MoveRoute` runs moves: a move holds a store connection for its one transaction,
+so more threads than connections (PostgreSQL's pool: 8 by default; SQLite: one writer at a
+time) would only wait."""
+
+
+class MoveRoute(APIRoute):
+    """A move route's fast lane. Its endpoint is ``(game_id, body, player_id, request)``:
+    a path parameter, the JSON body's model, the ``X-Player-Id`` header (`DeviceIdDep`) and
+    the request. A request whose id has the right form and whose ``application/json`` body
+    the model accepts is parsed and validated here as FastAPI would (``json.loads``, then the
+    model in Python mode) and the endpoint runs in one trip to `_MOVE_THREADS`; everything
+    else (no or a malformed id, another content type, a body the model refuses) goes to
+    FastAPI's own handler, which answers it exactly as for any route. Measured in-process
+    (docs: issue 28), FastAPI's per-request parameter solving and its threadpool trip were
+    about 0.8 ms of CPU of a 2.2 ms move; the endpoint's own work about 0.7 ms."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        names = list(inspect.signature(endpoint).parameters)
+        if names != ["game_id", "body", "player_id", "request"]:
+            raise TypeError(
+                f"a MoveRoute endpoint takes (game_id, body, player_id, request): {names}"
+            )
+        super().__init__(path, endpoint, **kwargs)
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        standard = super().get_route_handler()
+        model = inspect.signature(self.endpoint).parameters["body"].annotation
+        if isinstance(model, str):  # postponed annotations: resolved by FastAPI already
+            model = self.body_field.field_info.annotation if self.body_field else None
+        assert isinstance(model, type) and issubclass(model, BaseModel), model
+        endpoint = self.endpoint
+
+        async def handler(request: Request) -> Response:
+            player_id = request.headers.get("x-player-id")
+            if (
+                player_id is None
+                or not PLAYER_ID.fullmatch(player_id)
+                or request.headers.get("content-type") != "application/json"
+            ):
+                return await standard(request)
+            try:
+                body = model.model_validate(json.loads(await request.body()))
+            except (ValueError, ValidationError):  # JSONDecodeError is a ValueError
+                return await standard(request)  # the body stays cached on the request
+            call = functools.partial(
+                endpoint, request.path_params["game_id"], body, player_id, request
+            )
+            context = contextvars.copy_context()
+            loop = asyncio.get_running_loop()
+            response: Response = await loop.run_in_executor(_MOVE_THREADS, context.run, call)
+            return response
+
+        return handler
