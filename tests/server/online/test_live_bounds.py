@@ -98,7 +98,7 @@ def open_live(
     kwargs: dict[str, Any] = {"open_timeout": 5, "close_timeout": 1, "sock": sock}
     if origin is not None:
         kwargs["origin"] = origin
-    return connect(server.url(token), **kwargs)
+    return connect(server.url(token), **kwargs).__enter__()  # closed by the test (or server)
 
 
 def hello(ws: ClientConnection, device: Device) -> JSON:
