@@ -42,7 +42,7 @@ from cardtable.server.online.schema import (
     OnlineTable,
     SeatChange,
 )
-from cardtable.server.online.service import Online, load_room
+from cardtable.server.online.service import ATTEMPTS, Online, load_room
 from cardtable.server.online.store import RoomRecord, TooManyTables
 
 router = APIRouter(prefix="/api/kings-corner/online", tags=["kings-corner-online"])
@@ -111,24 +111,28 @@ def _act(
     change: Callable[[Room, float], Room | None],
 ) -> Response:
     """Load, check the version, change (given the time now), save with compare-and-set,
-    answer the caller's view with this change's events."""
+    answer the caller's view with this change's events. A version that only the spectator
+    count has moved on from is still current (`Room.current`); a save that lost to such a
+    change is made again on the newer version."""
     online = _online(request)
-    record = _record(online, token)
-    room = load_room(record)
-    if record.version != version:
-        raise games.stale(_table(record, room, player, token))
-    try:
-        new = change(room, time.time())
-    except Refused as exc:
-        raise refused(exc) from None
-    if new is None:
-        return _answer(online, record, player, token)
-    try:
-        saved = online.save(record, new)
-    except StaleVersion:
-        raise _stale(online, token, player) from None
-    # The stored version (decoded once by the save), shared with this change's pushes.
-    return _answer(online, saved, player, token, since=record.version)
+    for _ in range(ATTEMPTS):
+        record = _record(online, token)
+        room = load_room(record)
+        if not room.current(version):
+            raise games.stale(_table(record, room, player, token))
+        try:
+            new = change(room, time.time())
+        except Refused as exc:
+            raise refused(exc) from None
+        if new is None:
+            return _answer(online, record, player, token)
+        try:
+            saved = online.save(record, new)
+        except StaleVersion:
+            continue  # another change came first: still current if it only counted spectators
+        # The stored version (decoded once by the save), shared with this change's pushes.
+        return _answer(online, saved, player, token, since=record.version)
+    raise _stale(online, token, player)
 
 
 def _deal(
