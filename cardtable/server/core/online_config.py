@@ -62,6 +62,18 @@ class OnlineSettings:
     hello_per_address: int = 16
     """Connections from one client address still waiting for their hello; a new one beyond
     it closes that address's oldest waiting one (4408)."""
+    live_handshake_rate: float | None = 1.0
+    """Live-channel handshakes (WebSocket upgrades) per second from one client address (an
+    IPv6 client by its /64) in this process, sustained, after `live_handshake_burst`; beyond
+    it the upgrade is answered HTTP 429 with ``Retry-After`` before anything else is done
+    (core/serving.py; None: no limit). A page opens one socket and reconnects after 0.5 s
+    doubling to 10 s, so a person with a few tabs, or a phone that keeps dropping its
+    connection, stays far below it; what it stops is a client whose sockets the caps above
+    evict reconnecting in a loop (each handshake, hello and first push costs the server
+    about 2.5 ms of CPU)."""
+    live_handshake_burst: int = 20
+    """Handshakes one client address may make at once before `live_handshake_rate` applies
+    (a household or a classroom behind one address opening their tables together)."""
     hello_total: int = 256
     """Connections of this process still waiting for their hello; a new one beyond it closes
     the oldest waiting one (4408). A real page says hello as soon as the socket opens."""

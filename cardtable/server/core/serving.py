@@ -12,7 +12,14 @@ cannot flood the disk (docs/reliability.md, "Connections").
     closed at once. Slow or idle clients therefore cannot lock a fresh client out, and the
     process never runs out of file descriptors on sockets.
   Only HTTP connections count against this cap: a WebSocket is handed to uvicorn's
-  WebSocket protocol on upgrade and leaves it.
+  WebSocket protocol on upgrade and leaves it;
+  - a *handshake rate*: a WebSocket upgrade (the live channel) takes a token from its client
+    address's bucket (`OnlineSettings.live_handshake_rate` after `live_handshake_burst`,
+    keyed by `ratelimit.client_key`: IPv6 by /64) before anything else is done with it; with
+    none left it is answered HTTP 429 with ``Retry-After`` and closed, from the request head
+    alone: no WebSocket handshake, no app, no store. A client whose sockets a cap evicts
+    cannot make the server pay a handshake, hello and table push (about 2.5 ms of CPU) more
+    often than that.
 - `GuardedWebSocketProtocol`, uvicorn's sans-I/O WebSocket protocol with a live-socket cap
   of its own (`connection_budgets`: by default half of the connection limit, the app evicting
   beyond it, online/live.py), a one-second wait for the peer's answer to a close (not 10 s:
@@ -37,10 +44,12 @@ from typing import Any, ClassVar
 
 import h11
 import uvicorn
+from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 
+from cardtable.server.core.ratelimit import TokenBuckets, client_key, retry_after
 from cardtable.server.core.settings import Settings
 
 _BUSY_BODY = b'{"code":"unavailable","message":"too many connections; try again"}'
@@ -52,12 +61,30 @@ BUSY = (
     + _BUSY_BODY
 )
 
+_SLOW_BODY = (
+    b'{"code":"rate_limited","message":"too many live connections opened; try again later"}'
+)
+
+
+def too_many_handshakes(wait: float) -> bytes:
+    """The answer to an upgrade over the handshake rate: 429, ``Retry-After``, closed."""
+    return (
+        b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
+        b"retry-after: " + retry_after(wait).encode() + b"\r\nconnection: close\r\n"
+        b"content-length: " + str(len(_SLOW_BODY)).encode() + b"\r\n\r\n" + _SLOW_BODY
+    )
+
 
 class GuardedH11Protocol(H11Protocol):
     request_timeout: float = 10.0
     max_connections: int | None = None
     http_open: ClassVar[set[GuardedH11Protocol]] = set()
     """This server's open HTTP connections (a subclass per server: `uvicorn_config`)."""
+    handshakes: ClassVar[TokenBuckets | None] = None
+    """WebSocket upgrades per client address (None: no limit; a subclass per server)."""
+    trusted_proxies: ClassVar[_TrustedHosts | None] = None
+    """Peers whose ``X-Forwarded-For`` names the client (`Settings.forwarded_allow_ips`)."""
+    refused_handshakes: ClassVar[int] = 0
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -81,10 +108,34 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
-        # From here on a live socket: counted by `GuardedWebSocketProtocol`, not as HTTP.
+        # From here on a live socket (counted by `GuardedWebSocketProtocol`, not as HTTP),
+        # or refused and closed.
         self._disarm()
         self.http_open.discard(self)
+        buckets = self.handshakes
+        if buckets is not None:
+            wait = buckets.take(client_key(self._client_host()))
+            if wait > 0.0:
+                type(self).refused_handshakes += 1
+                _log.warning("live handshakes over the rate: refused with 429")
+                self.connections.discard(self)
+                self.transport.write(too_many_handshakes(wait))
+                self.transport.close()
+                return
         super().handle_websocket_upgrade(event)
+
+    def _client_host(self) -> str:
+        """The client's address as the app will see it: the peer, or, from a trusted proxy,
+        the address its ``X-Forwarded-For`` gives (as uvicorn's proxy middleware reads it)."""
+        peer = self.client[0] if self.client else "unknown"
+        trusted = self.trusted_proxies
+        if trusted is None or peer not in trusted:
+            return peer
+        forwarded = [v for n, v in self.headers if n == b"x-forwarded-for"]
+        if not forwarded:
+            return peer
+        host, _ = trusted.get_trusted_client_address(b", ".join(forwarded).decode("latin1"))
+        return host or peer
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -285,6 +336,8 @@ def uvicorn_config(
     log_level: str = "info",
 ) -> uvicorn.Config:
     http, live = connection_budgets(settings)
+    trusted = list(settings.forwarded_allow_ips)
+    rate, burst = settings.online.live_handshake_rate, settings.online.live_handshake_burst
     protocol = type(
         "CardtableH11Protocol",
         (GuardedH11Protocol,),
@@ -292,9 +345,11 @@ def uvicorn_config(
             "request_timeout": settings.request_timeout,
             "max_connections": http - 1,
             "http_open": set(),
+            "handshakes": None if rate is None else TokenBuckets(rate, burst),
+            "trusted_proxies": _TrustedHosts(trusted) if trusted else None,
+            "refused_handshakes": 0,
         },
     )
-    trusted = list(settings.forwarded_allow_ips)
     return uvicorn.Config(
         app,
         host=host,
