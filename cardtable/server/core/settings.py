@@ -87,9 +87,10 @@ class Settings:
     sweep_seconds: float | None = 600.0
     """How often the retention sweep runs (one process of many; None: never)."""
     max_connections: int | None = None
-    """Open connections `cardtable serve` keeps (None: from the file-descriptor limit,
-    `serving.default_max_connections`); beyond it the longest idle one is closed, or the
-    new one gets 503."""
+    """Open connections `cardtable serve` keeps, HTTP and live together (None: from the
+    file-descriptor limit, `serving.default_max_connections`). `serving.connection_budgets`
+    gives `OnlineSettings.max_live` (default half) to live sockets and the rest to HTTP,
+    where beyond its share the longest idle connection is closed, or the new one gets 503."""
     request_timeout: float = 10.0
     """Seconds a connection has to send a whole request (head and body) after it opens or
     after its previous answer; a slower one is closed."""
