@@ -80,3 +80,17 @@ _.fairness
 _.expires_at
 _.transfer
 _.expires_in
+# Counters the tests read to prove work is done once (render once, one store read per table,
+# a replay computed once, evictions and refused handshakes counted): set in cardtable/server,
+# read only in tests/, which vulture does not scan.
+_.renders
+_.reads
+_.kicks
+_.computed
+_.refused_handshakes
+# The size of a code's alphabet to the power of its length: the guessing odds in
+# docs/online.md and docs/devices.md are computed from it (tests/server/core/
+# test_global_limits.py).
+_.CODE_SPACE
+# uvicorn's WebSocket protocol reads it (how long a closing socket waits for the client).
+_.close_timeout

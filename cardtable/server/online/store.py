@@ -221,14 +221,6 @@ class OnlineStore(FeatureTables):
         return out
 
     # -- bounds ----------------------------------------------------------------------------
-    def open_tables(self, creator: str) -> int:
-        """Unfinished tables (lobby or play) ``creator`` made."""
-        rows = self._rows(
-            "SELECT COUNT(*) FROM online_tables WHERE creator = ? AND stage IN (?, ?)",
-            (creator, LOBBY, PLAY),
-        )
-        return int(rows[0][0])
-
     def prune_finished(self, creator: str, keep: int) -> int:
         """Delete ``creator``'s finished tables but the ``keep`` last saved; how many."""
         with self.sql.transaction() as tx:
