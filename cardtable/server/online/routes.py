@@ -103,6 +103,15 @@ def _stale(online: Online, token: str, player: str) -> ApiError:
     return games.stale(current)
 
 
+def _kept(online: Online, token: str, version: int) -> RoomRecord | None:
+    """The table this process saved or read last, when it is at the caller's ``version``:
+    a change is made from it without reading the store first (the save's compare-and-set
+    refuses it if the store has moved on; then `_act` reads the store)."""
+    if not codes.TOKEN.fullmatch(token):
+        return None
+    return online.kept(codes.table_key(token), version)
+
+
 def _act(
     request: Request,
     token: str,
@@ -115,20 +124,27 @@ def _act(
     count has moved on from is still current (`Room.current`); a save that lost to such a
     change is made again on the newer version."""
     online = _online(request)
+    kept = _kept(online, token, version)
     for _ in range(ATTEMPTS):
-        record = _record(online, token)
+        record = kept or _record(online, token)
         room = load_room(record)
         if not room.current(version):
             raise games.stale(_table(record, room, player, token))
         try:
             new = change(room, time.time())
         except Refused as exc:
-            raise refused(exc) from None
+            if kept is None:
+                raise refused(exc) from None
+            new = None  # refused or nothing to save: as the store has it, read it
         if new is None:
+            if kept is not None:
+                kept = None
+                continue
             return _answer(online, record, player, token)
         try:
             saved = online.save(record, new)
         except StaleVersion:
+            kept = None
             continue  # another change came first: still current if it only counted spectators
         # The stored version (decoded once by the save), shared with this change's pushes.
         return _answer(online, saved, player, token, since=record.version)

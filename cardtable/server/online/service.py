@@ -120,6 +120,8 @@ class Online:
             keep_code=room.is_open,
             published=self.fanout.published,
         )
+        if room.version == saved.version:
+            _decoded_as(saved, room)  # what was just stored: no need to decode it again
         self.known(saved)
         self.hub.changed(record.key, saved.version)
         self.driver.wake(room.due_at)
@@ -141,6 +143,14 @@ class Online:
             self._latest.move_to_end(record.key)
             if len(self._latest) > _LATEST:
                 self._latest.popitem(last=False)
+
+    def kept(self, key: str, version: int) -> RoomRecord | None:
+        """Table ``key`` as this process last saved or read it, if that is at ``version``
+        (a change made from it is still saved by compare-and-set, which refuses it when the
+        store has moved on)."""
+        with self._latest_lock:
+            record = self._latest.get(key)
+        return record if record is not None and record.version == version else None
 
     def _read(self, key: str) -> RoomRecord | None:
         self.reads += 1
@@ -273,6 +283,18 @@ def load_room(record: RoomRecord) -> Room:
         if len(_decoded) > _DECODED:
             _decoded.popitem(last=False)
     return room
+
+
+def _decoded_as(record: RoomRecord, room: Room) -> None:
+    """``room`` is what ``record`` holds: ``record.state`` is ``room.to_dict()`` at
+    ``room.version`` (tests/server/online/test_render_once.py checks that decoding it again
+    gives every device the same view)."""
+    at = (record.key, record.version)
+    with _decoded_lock:
+        _decoded[at] = room
+        _decoded.move_to_end(at)
+        if len(_decoded) > _DECODED:
+            _decoded.popitem(last=False)
 
 
 def _later(room: Room, now: float) -> float | None:

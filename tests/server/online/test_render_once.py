@@ -23,7 +23,7 @@ from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.devices.players import player_key
 from cardtable.server.online import render
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.model import Room
+from cardtable.server.online.model import Refused, Room
 from cardtable.server.online.render import Views, device_view
 from cardtable.server.online.service import Online, load_room
 from tests.support.live_server import live_server
@@ -66,8 +66,8 @@ def test_one_read_decode_and_render_per_version_and_seat(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ann's device has three live connections, Bob and Cy one each, a spectator one. A
-    move: the table is decoded once, read from the store by no connection (the save kept
-    it), rendered once per seat (the mover's answer and her pushes share one), and every
+    move: the table is decoded by nobody and read from the store by no connection (the save
+    kept both), rendered once per seat (the mover's answer and her pushes share one), and every
     connection gets exactly its own seat's view."""
     renders: Counter[tuple[int, int | None, int | None]] = Counter()
     real_view = render.device_view
@@ -120,8 +120,8 @@ def test_one_read_decode_and_render_per_version_and_seat(
         pushed = [(seat, live.until(lambda t: t["version"] >= version)) for seat, live in lives]
 
         assert all(t["version"] == version for _, t in pushed)
-        # One decode of the new version in this process (the save), none per connection.
-        assert decodes[version] == 1
+        # No decode of the new version at all: the save kept the room it stored.
+        assert decodes[version] == 0
         # No connection read the table from the store: the save kept the record.
         assert online.reads == reads
         # One render per seat (and one for the spectators) of the new version, since the
@@ -238,3 +238,91 @@ def test_concurrent_readers_share_one_store_read(tmp_path: Path) -> None:
         found = asyncio.run(online.newest(key, version))
         assert found is not None and found.version == version and online.reads == reads
         assert player_key(player) in {s.player for s in load_room(found).seats}
+
+
+def test_a_saved_room_renders_as_its_stored_row() -> None:
+    """The save keeps the room it saved as that version's decoded table (no decode of what
+    it just wrote): over whole matches of people, a shared device, computers and
+    reconnections, every device's view of that room is the view of the stored row decoded
+    again, byte for byte."""
+    from cardtable import kings_corner as kc
+    from cardtable.server.online.model import Config
+
+    a, b, c = "a" * 64, "b" * 64, "c" * 64
+    config = Config(players=4, rules=kc.Rules.preset("standard"), rounds=3, turn_timer=30.0,
+                    grace=5.0, stand_in="easy", step=0.5)  # fmt: skip
+    specs = [("me", None, None), ("local", None, "Kim"), ("invite", None, None),
+             ("computer", "easy", None)]  # fmt: skip
+    rng = __import__("random").Random(5)
+    compared = 0
+    for seed in (1, 2):
+        now = 1_000_000.0
+        room = Room.create(config, specs, a, "Ann", now, invite="tok")
+        room = room.join(b, "Bob", None, now) or room
+        room = room.start(a, seed, now)
+        for _ in range(600):
+            if room.phase == "match_over":
+                break
+            now += 1.0
+            before = room.version
+            try:
+                if room.phase == "round_over":
+                    new = room.next_round(a, now)
+                elif room.phase == "handoff":
+                    new = room.reveal(a, now)
+                elif rng.random() < 0.05:
+                    new = room.disconnected(b, now) or room.connected(b, now)
+                elif room.to_play is not None and not room.driven(room.to_play):
+                    player = room.seats[room.to_play].player
+                    assert player is not None
+                    legal = kc.ENGINE.view(room.game.match.state, room.to_play)["legal_moves"]  # type: ignore[union-attr]
+                    cards = [m for m in legal if m != "end"]
+                    move = rng.choice(cards) if cards and rng.random() < 0.7 else "end"
+                    new = room.move(player, move, now)
+                else:
+                    new = room.advance(now + 10)
+            except Refused:
+                new = None
+            if new is None:
+                continue
+            stored = Room.from_dict(json.loads(json.dumps(new.to_dict())), new.version)
+            for player in (a, b, c):
+                kept = Views().get(new, player, token="tok", code="C", since=before)
+                again = Views().get(stored, player, token="tok", code="C", since=before)
+                assert kept.body == again.body
+                compared += 1
+            room = new
+        assert room.phase == "match_over"
+    assert compared > 300
+
+
+def test_a_kept_table_never_hides_a_newer_stored_one(tmp_path: Path) -> None:
+    """Two apps on one store: the one that saved version V keeps it and makes a change from
+    it without reading, but when the other app has stored V+1 the compare-and-set refuses
+    it and the caller is told its version is stale, exactly as from a read (no move is
+    made twice, a turn refused at V is not reported as "not your turn")."""
+    settings = _settings(tmp_path)
+    first, second = create_app(settings), create_app(settings)
+    with TestClient(first) as one, TestClient(second) as two:
+        ann, bob = Device(one), Device(one)
+        table = ann.create()["table"]
+        table = bob.act(table, "join", name="Bob")
+        table = ann.act(table, "start")
+        token, version = table["token"], table["version"]
+        devices = {0: ann, 1: bob}
+        mover, other = devices[table["turn"]["seat"]], devices[1 - table["turn"]["seat"]]
+        online: Online = first.state.online
+        assert online.kept(table_key(token), version) is not None
+        # The other app stores the move at V (version V+1); the first app never hears of it.
+        moved = two.post(f"{BASE}/{token}/moves", json={"version": version, "move": "end"},
+                         headers={"X-Player-Id": mover.player_id})  # fmt: skip
+        assert moved.status_code == 200 and moved.json()["version"] == version + 1
+        # The same move at V through the first app: stale, not made again.
+        again = mover.act(table, "moves", status=409, move="end")
+        assert again["code"] == "stale_version" and again["current"]["version"] == version + 1
+        # The other person's move at V, refused at V: stale too, as a read would say.
+        refused = other.act(table, "moves", status=409, move="end")
+        assert refused["code"] == "stale_version"
+        record = online.store.load(table_key(token))
+        assert record is not None and record.version == version + 1
+        assert [e["move"] for e in ann.get(token)["log"]] == ["end"]
