@@ -7,13 +7,17 @@ the round's commitment, and its seed and salt once the round is over (docs/fairn
 
 `Views` renders once, sends many (docs/online.md "Render once"): a table at one stored
 version looks the same to every device that holds the same seats (or none: a spectator), so
-the view is validated against `OnlineTable` and encoded to JSON once per (token, version,
-room code, seats, host or not, events since) in a process and the text is shared by every
-live connection that sees it and by the HTTP answer of the change. The key holds everything
-`device_view` reads of the device, so two devices share a text only when `device_view` would
-give them the same view: a seat's hand never reaches another seat's connection. A version
-is never changed once stored (every save makes a new one), so an entry never goes stale;
-only ``now``, the server's clock, is added at each send (`Rendered.table`).
+its view is validated against the `OnlineTable` schema and encoded to JSON once per (token,
+version, room code, seats, host or not, events since) in a process, and the text is shared
+by every live connection that sees it and by the HTTP answer of the change. The part every
+device sees alike (`table_part`: settings, seats, turn, match, log ...) is validated and
+encoded once per (token, version, room code) for all of them; only the device's own part
+(`seat_part`: ``me``, ``viewer``, its ``view`` and ``events``) once per seat. The keys hold
+everything `device_view` reads of the device, so two devices share a text only when
+`device_view` would give them the same view: a seat's hand never reaches another seat's
+connection. A version is never changed once stored (every save makes a new one), so an
+entry never goes stale; only ``now``, the server's clock, is added at each send
+(`Rendered.table`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel, create_model
+
 from cardtable import kings_corner as kc
 from cardtable.server.online.model import Room
 from cardtable.server.online.schema import OnlineTable
@@ -31,6 +37,22 @@ from cardtable.server.online.schema import OnlineTable
 VIEWS = 2048
 """Rendered views kept per process (least recently used go first): a few KiB each, so about
 10 MiB; 200 busy tables of 3 devices need about 600 at a time."""
+SEAT_FIELDS = ("me", "viewer", "view", "events")
+"""The fields of `OnlineTable` that depend on the device (`seat_part`)."""
+
+
+def _part(name: str, fields: list[str]) -> type[BaseModel]:
+    """A model of some of `OnlineTable`'s fields, exactly as `OnlineTable` declares them."""
+    spec: Any = {f: (OnlineTable.model_fields[f].annotation, OnlineTable.model_fields[f])
+                 for f in fields}  # fmt: skip
+    part: type[BaseModel] = create_model(name, **spec)
+    return part
+
+
+_SeatPart = _part("SeatPart", list(SEAT_FIELDS))
+_TablePart = _part(
+    "TablePart", [f for f in OnlineTable.model_fields if f not in SEAT_FIELDS and f != "now"]
+)
 
 
 @dataclass(frozen=True)
@@ -39,7 +61,7 @@ class Rendered:
 
     version: int
     body: str
-    """The `OnlineTable` JSON object without ``now``: ``{"token": ...}``."""
+    """The `OnlineTable` JSON object without ``now``: ``{"me": ...}``."""
 
     def table(self, now: float) -> str:
         """The `OnlineTable` JSON with ``now`` (epoch seconds) put first."""
@@ -50,6 +72,7 @@ class Rendered:
         return f'{{"type":"table","table":{self.table(now)}}}'
 
 
+TableKey = tuple[str, int, str | None]
 Key = tuple[str, int, str | None, tuple[int, ...], bool, int | None]
 
 
@@ -59,9 +82,12 @@ class Views:
     def __init__(self, size: int = VIEWS) -> None:
         self.size = size
         self._views: OrderedDict[Key, Rendered] = OrderedDict()
+        self._tables: OrderedDict[TableKey, str] = OrderedDict()
         self._lock = threading.Lock()
         self.renders = 0
-        """Views rendered (cache misses), for tests and the benchmark."""
+        """Device parts rendered (cache misses), for tests and the benchmark."""
+        self.tables = 0
+        """Shared parts rendered (once per table, version and room code)."""
         self.hits = 0
 
     def __len__(self) -> int:
@@ -87,15 +113,30 @@ class Views:
                 self._views.move_to_end(key)
                 self.hits += 1
                 return found
-        view = device_view(room, player, token=token, code=code, now=0.0, since=since)
-        body = OnlineTable.model_validate(view).model_dump_json(exclude={"now"})
-        rendered = Rendered(room.version, body)
+        shared = self._table(room, token, code)
+        own = _SeatPart.model_validate(seat_part(room, player, since)).model_dump_json()
+        rendered = Rendered(room.version, f"{own[:-1]},{shared[1:]}")
         with self._lock:
             self.renders += 1
             self._views[key] = rendered
             while len(self._views) > self.size:
                 self._views.popitem(last=False)
         return rendered
+
+    def _table(self, room: Room, token: str, code: str | None) -> str:
+        key: TableKey = (token, room.version, code)
+        with self._lock:
+            found = self._tables.get(key)
+            if found is not None:
+                self._tables.move_to_end(key)
+                return found
+        text = _TablePart.model_validate(table_part(room, token=token, code=code)).model_dump_json()
+        with self._lock:
+            self.tables += 1
+            self._tables[key] = text
+            while len(self._tables) > self.size // 2:
+                self._tables.popitem(last=False)
+        return text
 
 
 def device_view(
@@ -109,8 +150,14 @@ def device_view(
 ) -> dict[str, Any]:
     """The table as ``player``'s device sees it (None or a device without a seat: a
     spectator), with the events of the versions after ``since`` (None: no events)."""
-    mine = room.seats_of(player)
-    viewer = room.viewer(player)
+    view = table_part(room, token=token, code=code)
+    view["now"] = now
+    view.update(seat_part(room, player, since))
+    return {name: view[name] for name in OnlineTable.model_fields}
+
+
+def table_part(room: Room, *, token: str, code: str | None) -> dict[str, Any]:
+    """What every device sees alike of ``room`` (every field but ``now`` and `SEAT_FIELDS`)."""
     game = room.game
     state = None if game is None else game.match.state
     seat = room.to_play
@@ -118,10 +165,8 @@ def device_view(
         "token": token,
         "code": code if room.is_open else None,
         "version": room.version,
-        "now": now,
         "phase": room.phase,
         "host": room.host,
-        "me": {"seats": mine, "host": room.is_host(player)} if mine and player else None,
         "settings": {
             "players": room.config.players,
             "rules": room.config.rules.to_dict(),
@@ -145,11 +190,22 @@ def device_view(
             for i, s in enumerate(room.seats)
         ],
         "turn": None if seat is None else {"seat": seat, "deadline": room.turn_deadline},
-        "viewer": viewer,
-        "view": None if game is None else _view(game.match, viewer),
         "match": None if game is None else _match(game.match),
         "log": [] if game is None else _log(room),
         "spectators": room.spectators,
+    }
+
+
+def seat_part(room: Room, player: str | None, since: int | None) -> dict[str, Any]:
+    """What ``player``'s device sees of ``room`` that another device may not (`SEAT_FIELDS`):
+    its seats, whose hand it shows, that hand's view and the events since ``since``."""
+    mine = room.seats_of(player)
+    viewer = room.viewer(player)
+    game = room.game
+    return {
+        "me": {"seats": mine, "host": room.is_host(player)} if mine and player else None,
+        "viewer": viewer,
+        "view": None if game is None else _view(game.match, viewer),
         "events": [] if since is None else [e.seen_by(viewer) for e in room.events_since(since)],
     }
 

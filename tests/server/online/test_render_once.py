@@ -25,6 +25,7 @@ from cardtable.server.online import render
 from cardtable.server.online.codes import table_key
 from cardtable.server.online.model import Refused, Room
 from cardtable.server.online.render import Views, device_view
+from cardtable.server.online.schema import OnlineTable
 from cardtable.server.online.service import Online, load_room
 from tests.support.live_server import live_server
 
@@ -70,14 +71,22 @@ def test_one_read_decode_and_render_per_version_and_seat(
     kept both), rendered once per seat (the mover's answer and her pushes share one), and every
     connection gets exactly its own seat's view."""
     renders: Counter[tuple[int, int | None, int | None]] = Counter()
-    real_view = render.device_view
+    real_part = render.seat_part
 
-    def counted(room: Room, player: str | None, **kw: Any) -> dict[str, Any]:
-        view = real_view(room, player, **kw)
-        renders[(room.version, view["viewer"], kw.get("since"))] += 1
-        return view
+    def counted(room: Room, player: str | None, since: int | None) -> dict[str, Any]:
+        part = real_part(room, player, since)
+        renders[(room.version, part["viewer"], since)] += 1
+        return part
 
-    monkeypatch.setattr(render, "device_view", counted)
+    monkeypatch.setattr(render, "seat_part", counted)
+    shared: Counter[int] = Counter()
+    real_table = render.table_part
+
+    def table(room: Room, **kw: Any) -> dict[str, Any]:
+        shared[room.version] += 1
+        return real_table(room, **kw)
+
+    monkeypatch.setattr(render, "table_part", table)
     decodes: Counter[int] = Counter()
     real_decode = Room.from_dict.__func__  # type: ignore[attr-defined]
 
@@ -110,6 +119,7 @@ def test_one_read_decode_and_render_per_version_and_seat(
         mover = devices[table["turn"]["seat"]]
         current = mover.get(token)
         renders.clear()
+        shared.clear()
         decodes.clear()
         reads = online.reads
         hits = online.views.hits
@@ -127,6 +137,8 @@ def test_one_read_decode_and_render_per_version_and_seat(
         # One render per seat (and one for the spectators) of the new version, since the
         # version every connection had; the mover's answer was one of them.
         assert renders == Counter({(version, v, settled): 1 for v in (0, 1, 2, None)})
+        # What every device sees alike (seats, log, ...): rendered once for all of them.
+        assert shared == Counter({version: 1})
         # Ann's two other connections, the mover's answer or push: served from the cache.
         assert online.views.hits - hits >= 3
         mine = answer["viewer"]
@@ -166,9 +178,7 @@ def test_answer_is_the_stored_version_with_the_time_now(tmp_path: Path) -> None:
         fresh = Room.from_dict(json.loads(json.dumps(record.state)), record.version)
         expected = device_view(fresh, ann.key, token=token, code=record.code, now=0.0)
         assert _without_now(again) == _without_now(
-            json.loads(
-                render.OnlineTable.model_validate(expected).model_dump_json()  # same schema
-            )
+            json.loads(OnlineTable.model_validate(expected).model_dump_json())
         )
 
 
@@ -244,7 +254,8 @@ def test_a_saved_room_renders_as_its_stored_row() -> None:
     """The save keeps the room it saved as that version's decoded table (no decode of what
     it just wrote): over whole matches of people, a shared device, computers and
     reconnections, every device's view of that room is the view of the stored row decoded
-    again, byte for byte."""
+    again, byte for byte, and the view's two parts, rendered apart, are exactly the whole
+    `OnlineTable` of `device_view`."""
     from cardtable import kings_corner as kc
     from cardtable.server.online.model import Config
 
@@ -290,6 +301,11 @@ def test_a_saved_room_renders_as_its_stored_row() -> None:
                 kept = Views().get(new, player, token="tok", code="C", since=before)
                 again = Views().get(stored, player, token="tok", code="C", since=before)
                 assert kept.body == again.body
+                # The parts, validated and encoded apart, make the whole OnlineTable.
+                whole = device_view(new, player, token="tok", code="C", now=0.0, since=before)
+                assert json.loads(kept.table(0.0)) == OnlineTable.model_validate(whole).model_dump(
+                    mode="json"
+                )
                 compared += 1
             room = new
         assert room.phase == "match_over"
