@@ -116,8 +116,9 @@ class GuardedH11Protocol(H11Protocol):
         if buckets is not None:
             wait = buckets.take(client_key(self._client_host()))
             if wait > 0.0:
-                type(self).refused_handshakes += 1
-                _log.warning("live handshakes over the rate: refused with 429")
+                refused = type(self).refused_handshakes = self.refused_handshakes + 1
+                if refused % 1000 == 1:  # not one log record each: a flood costs enough
+                    _log.warning("live handshakes over the rate: %d refused with 429", refused)
                 self.connections.discard(self)
                 self.transport.write(too_many_handshakes(wait))
                 self.transport.close()
