@@ -20,23 +20,27 @@ from tests.server.helpers import Api
 def test_a_move_on_a_game_replaced_after_its_load_is_refused(
     app: FastAPI, client: TestClient, api: Api
 ) -> None:
-    """The race of issue 17 (5), made deterministic: a new deal lands between the move's load
-    and its save. The save must see the game is no longer current: 409, nothing written."""
+    """The race of issue 17 (5), made deterministic: a new deal lands while the move is on its
+    way to the store. A move is one transaction now (`Store.change_game`: the game read and
+    saved by one compare-and-set, SQLite holding its write lock from the read on), so the
+    latest the other tab's deal can land is just before that transaction; the move must then
+    see the game is no longer current: 409, nothing written. (Between the read and the write
+    on PostgreSQL: tests/server/games/test_ps_move_transaction.py.)"""
     game = api.ps_new()
     store = app.state.runtime.store
-    original = store.save_game
+    original = store.change_game
     replaced: list[dict[str, Any]] = []
 
-    def save_after_a_replacement(record: GameRecord, *args: Any, **kwargs: Any) -> GameRecord:
+    def change_after_a_replacement(*args: Any, **kwargs: Any) -> Any:
         if not replaced:
             replaced.append(api.ps_new())  # the other tab's new deal, at the worst moment
-        return original(record, *args, **kwargs)
+        return original(*args, **kwargs)
 
-    store.save_game = save_after_a_replacement
+    store.change_game = change_after_a_replacement
     try:
         refused = api.ps(game, "moves", status=409, row=0, col=0)
     finally:
-        store.save_game = original
+        store.change_game = original
     assert refused["code"] == "wrong_phase"
     old = store.load_game(game["id"], _key(api))  # as it was: version 1, no card placed
     assert old is not None and old.version == 1 and not old.current

@@ -10,15 +10,19 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
-def run(main: Coroutine[Any, Any, None], timeout: float = 60.0) -> None:
+def run(main: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
+    """``main``'s result, or its exception, raised here."""
     failure: list[BaseException] = []
+    result: list[T] = []
 
     def target() -> None:
         try:
-            asyncio.run(main)
+            result.append(asyncio.run(main))
         except BaseException as exc:  # handed to the caller's thread below
             failure.append(exc)
 
@@ -29,3 +33,4 @@ def run(main: Coroutine[Any, Any, None], timeout: float = 60.0) -> None:
         raise TimeoutError(f"the coroutine did not finish within {timeout} s")
     if failure:
         raise failure[0]
+    return result[0]

@@ -37,6 +37,7 @@ cannot flood the disk (docs/reliability.md, "Connections").
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import resource
 import time
@@ -44,7 +45,6 @@ from typing import Any, ClassVar
 
 import h11
 import uvicorn
-from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
@@ -75,6 +75,40 @@ def too_many_handshakes(wait: float) -> bytes:
     )
 
 
+class TrustedProxies:
+    """The proxies of `Settings.forwarded_allow_ips` (addresses, networks or ``*``), and the
+    client an ``X-Forwarded-For`` names when one of them sends it: read from the right, the
+    first address that is not a trusted proxy (everything trusted: the leftmost), as uvicorn's
+    proxy-headers middleware reads it for the app."""
+
+    def __init__(self, allowed: list[str]) -> None:
+        self.everyone = "*" in allowed
+        self.networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        self.names: set[str] = set()
+        for item in allowed:
+            try:
+                self.networks.append(ipaddress.ip_network(item, strict=False))
+            except ValueError:
+                self.names.add(item)  # a name (a unix socket path, say): matched as text
+
+    def __contains__(self, host: str) -> bool:
+        if self.everyone or host in self.names:
+            return True
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+    def client(self, forwarded_for: str) -> str | None:
+        hosts = [h.strip() for h in forwarded_for.split(",") if h.strip()]
+        if not hosts:
+            return None
+        if self.everyone:
+            return hosts[0]
+        return next((h for h in reversed(hosts) if h not in self), hosts[0])
+
+
 class GuardedH11Protocol(H11Protocol):
     request_timeout: float = 10.0
     max_connections: int | None = None
@@ -82,7 +116,7 @@ class GuardedH11Protocol(H11Protocol):
     """This server's open HTTP connections (a subclass per server: `uvicorn_config`)."""
     handshakes: ClassVar[TokenBuckets | None] = None
     """WebSocket upgrades per client address (None: no limit; a subclass per server)."""
-    trusted_proxies: ClassVar[_TrustedHosts | None] = None
+    trusted_proxies: ClassVar[TrustedProxies | None] = None
     """Peers whose ``X-Forwarded-For`` names the client (`Settings.forwarded_allow_ips`)."""
     refused_handshakes: ClassVar[int] = 0
 
@@ -135,8 +169,7 @@ class GuardedH11Protocol(H11Protocol):
         forwarded = [v for n, v in self.headers if n == b"x-forwarded-for"]
         if not forwarded:
             return peer
-        host, _ = trusted.get_trusted_client_address(b", ".join(forwarded).decode("latin1"))
-        return host or peer
+        return trusted.client(b", ".join(forwarded).decode("latin1")) or peer
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -347,7 +380,7 @@ def uvicorn_config(
             "max_connections": http - 1,
             "http_open": set(),
             "handshakes": None if rate is None else TokenBuckets(rate, burst),
-            "trusted_proxies": _TrustedHosts(trusted) if trusted else None,
+            "trusted_proxies": TrustedProxies(trusted) if trusted else None,
             "refused_handshakes": 0,
         },
     )

@@ -184,8 +184,10 @@ class MoveRoute(APIRoute):
                 return await standard(request)
             try:
                 body = model.model_validate(json.loads(await request.body()))
-            except (ValueError, ValidationError):  # JSONDecodeError is a ValueError
-                return await standard(request)  # the body stays cached on the request
+            except (ValueError, ValidationError, RecursionError):
+                # JSONDecodeError is a ValueError; a body nested too deep for json.loads is a
+                # RecursionError. FastAPI's own handler answers both (the body stays cached).
+                return await standard(request)
             call = functools.partial(
                 endpoint, request.path_params["game_id"], body, player_id, request
             )

@@ -119,7 +119,11 @@ def test_the_last_app_to_stop_stops_the_search_pool(
     """Two apps share the process's pool: stopping the first leaves it to the second; stopping
     the second stops it, and its worker has exited when the app's shutdown returns. (The test
     suite keeps its pool between tests, `admission.kept`: here it is let go.)"""
+    # A registry of its own: other apps of this test process (a browser test's server, say)
+    # may hold the suite's pool of the same size for the whole session.
     monkeypatch.setattr(admission, "_KEPT", 0)
+    monkeypatch.setattr(admission, "_POOLS", {})
+    monkeypatch.setattr(admission, "_USERS", {})
     settings = Settings(data_dir=tmp_path / "data", database_url=None, search_processes=1)
     first, second = create_app(settings), create_app(settings)
     with TestClient(second):

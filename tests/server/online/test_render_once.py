@@ -27,6 +27,7 @@ from cardtable.server.online.model import Refused, Room
 from cardtable.server.online.render import Views, device_view
 from cardtable.server.online.schema import OnlineTable
 from cardtable.server.online.service import Online, load_room
+from tests.support.aio import run
 from tests.support.live_server import live_server
 
 from .helpers import BASE, JSON, Device, Live
@@ -234,18 +235,18 @@ def test_concurrent_readers_share_one_store_read(tmp_path: Path) -> None:
             return await asyncio.gather(*(online.newest(key, h) for h in heards))
 
         reads = online.reads
-        got = asyncio.run(readers([version] * 5))
+        got = run(readers([version] * 5))
         assert online.reads - reads == 1
         assert all(r is got[0] and r.version == version for r in got)
         reads = online.reads
-        asyncio.run(readers([version - 1, version - 1, version, version]))
+        run(readers([version - 1, version - 1, version, version]))
         assert online.reads - reads == 2  # the later heard version does not join the earlier
         reads = online.reads
-        asyncio.run(readers([-1, -1]))
+        run(readers([-1, -1]))
         assert online.reads - reads == 2
         # Kept after a read: the next reader of that version needs no store at all.
         reads = online.reads
-        found = asyncio.run(online.newest(key, version))
+        found = run(online.newest(key, version))
         assert found is not None and found.version == version and online.reads == reads
         assert player_key(player) in {s.player for s in load_room(found).seats}
 
