@@ -84,6 +84,7 @@ class Views:
         self._views: OrderedDict[Key, Rendered] = OrderedDict()
         self._tables: OrderedDict[TableKey, str] = OrderedDict()
         self._lock = threading.Lock()
+        self._rendering = threading.Lock()
         self.renders = 0
         """Device parts rendered (cache misses), for tests and the benchmark."""
         self.tables = 0
@@ -113,14 +114,24 @@ class Views:
                 self._views.move_to_end(key)
                 self.hits += 1
                 return found
-        shared = self._table(room, token, code)
-        own = _SeatPart.model_validate(seat_part(room, player, since)).model_dump_json()
-        rendered = Rendered(room.version, f"{own[:-1]},{shared[1:]}")
-        with self._lock:
-            self.renders += 1
-            self._views[key] = rendered
-            while len(self._views) > self.size:
-                self._views.popitem(last=False)
+        # One render at a time, the key looked up again inside: the move's answer (a thread)
+        # and its pushes (the event loop), or two connections of one device, that miss the
+        # same key at once render it once between them (a render is about a millisecond).
+        with self._rendering:
+            with self._lock:
+                found = self._views.get(key)
+                if found is not None:
+                    self._views.move_to_end(key)
+                    self.hits += 1
+                    return found
+            shared = self._table(room, token, code)
+            own = _SeatPart.model_validate(seat_part(room, player, since)).model_dump_json()
+            rendered = Rendered(room.version, f"{own[:-1]},{shared[1:]}")
+            with self._lock:
+                self.renders += 1
+                self._views[key] = rendered
+                while len(self._views) > self.size:
+                    self._views.popitem(last=False)
         return rendered
 
     def _table(self, room: Room, token: str, code: str | None) -> str:
