@@ -22,14 +22,19 @@ PAGES = {"kc": "/rules-kings-corner.html", "ps": "/rules-poker-squares.html"}
 LAYOUTS = json.loads((OUT / "figures.json").read_text())
 FIRST_VISIT_BUDGET = 400_000
 
-# Scroll through the page so the lazy images load, then wait for every shown one.
+# Scroll through the page so the lazy images load, then wait for every shown one. Every
+# wait is bounded: a lazy image Chromium never starts (CI once hung here for 420 s on
+# img.decode()) is made eager, and a decode that has not settled in 20 s counts as not
+# loaded, so the assertion below names it instead of the run timing out.
 LOAD_ALL = """async () => {
-  for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
+  for (let y = 0; y < document.body.scrollHeight && y < 100000; y += innerHeight / 2) {
     scrollTo(0, y);
     await new Promise((r) => setTimeout(r, 30));
   }
   const shown = [...document.querySelectorAll("article:not([hidden]) .fig-img:not([hidden])")];
-  await Promise.all(shown.map((img) => img.decode().catch(() => null)));
+  for (const img of shown) img.loading = "eager";
+  const late = () => new Promise((r) => setTimeout(r, 20000));
+  await Promise.all(shown.map((img) => Promise.race([img.decode().catch(() => null), late()])));
   scrollTo(0, 0);
   return shown.map((img) => [img.dataset.figure, img.naturalWidth, img.currentSrc]);
 }"""
