@@ -79,7 +79,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_review.router)
     app.include_router(routes_daily.router)
     app.include_router(routes_stats.router)
-    app.router.routes.extend(site(settings.web_dir))
+    app.router.routes.extend(
+        site(settings.web_dir, {"grace_seconds": round(settings.online.grace_seconds)})
+    )
     app.add_middleware(Guard, max_body_bytes=settings.max_body_bytes)
     # Outermost: compresses pages, assets and API answers for clients that accept gzip.
     # Bodies under 1 KiB gain little; level 6 is zlib's usual balance of size and CPU.

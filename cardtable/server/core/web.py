@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -150,7 +151,7 @@ class Pages:
 
     A page carries an ETag of its body and answers 304 to a matching ``If-None-Match``."""
 
-    def __init__(self, web_dir: Path) -> None:
+    def __init__(self, web_dir: Path, values: Mapping[str, object] | None = None) -> None:
         self.directory = web_dir / TEMPLATES
         env = Environment(
             loader=FileSystemLoader(self.directory),
@@ -160,6 +161,7 @@ class Pages:
             lstrip_blocks=True,
         )
         env.globals["asset"] = lambda path: asset_url(web_dir, path)
+        env.globals.update(values or {})
         self.templates = Jinja2Templates(env=env)
 
     def exists(self, name: str) -> bool:
@@ -265,9 +267,11 @@ class SiteMount(Mount):
         return super().matches(scope)
 
 
-def site(directory: Path) -> list[BaseRoute]:
-    """The routes of the site in ``directory``: its pages, then its files."""
-    pages = Pages(directory)
+def site(directory: Path, values: Mapping[str, object] | None = None) -> list[BaseRoute]:
+    """The routes of the site in ``directory``: its pages, then its files. ``values`` are
+    names every page may use (the server's settings a page states, such as the online grace
+    period)."""
+    pages = Pages(directory, values)
     return [
         PageRoute("/", pages),
         PageRoute("/{page}.html", pages),

@@ -30,8 +30,8 @@ import {
   undone,
   wireTable,
 } from "./play.js";
-import { fillSetup, readSetup, refreshSetup, wireSetup } from "./setup.js";
-import { eventText, parseMove, rulesLine, seatName, sentences, stepText } from "./text.js";
+import { fillSetup, inviteFriends, readSetup, refreshSetup, wireSetup } from "./setup.js";
+import { eventText, parseMove, rulesLine, seatName, sentences, singlePerson, stepText } from "./text.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -313,16 +313,25 @@ function endTurn() {
     showError(null);
     state.selection = null;
     adopt(next);
-    state.waitNext = next.phase === "computer" || next.phase === "handoff";
+    // "Next player" hands the device between people; one person against computers watches
+    // the computers play on by themselves (each step announced and logged).
+    const people = !singlePerson(next);
+    state.waitNext = people && (next.phase === "computer" || next.phase === "handoff");
     render();
     playSound("undo");
     const parts = endTurnParts(next, seat);
     if (state.waitNext) parts.push(t("kc.press_next"));
+    else if (next.phase === "computer") parts.push(turnText(next));
     else parts.push(...afterText(next));
     say(sentences(parts));
     announce(sentences(parts));
     if (state.waitNext) $("next-btn").focus();
     else if (next.view.is_over) $("end-title")?.focus?.();
+    else if (next.phase === "computer") {
+      // End turn disappears: the keyboard waits on Pause, and comes back to the hand after.
+      if (document.activeElement === $("end-btn") || document.activeElement === document.body) $("pause-btn").focus();
+      computerLoop();
+    }
   });
 }
 
@@ -475,6 +484,14 @@ function showTable() {
   render();
 }
 
+/** "Play with friends" (here or ?friends from the home page): the settings with invite seats,
+ * the keyboard on the host's name. */
+function playWithFriends() {
+  if (state.screen !== "setup") showSetup();
+  inviteFriends();
+  $("host-name").focus();
+}
+
 function continueMatch() {
   showTable();
   focusAfterDeal();
@@ -487,6 +504,7 @@ function wire() {
   wireSetup(startMatch);
   wireCodeForm($("code-form"), $("room-code"));
   $("continue-btn").addEventListener("click", continueMatch);
+  $("friends-btn").addEventListener("click", playWithFriends);
   $("end-btn").addEventListener("click", endTurn);
   $("next-btn").addEventListener("click", nextPlayer);
   $("reveal-btn").addEventListener("click", reveal);
@@ -518,7 +536,10 @@ async function start() {
   }
   // An unfinished match comes straight back (a reload mid-game, ?continue from the home
   // page); Menu on the table leads to the settings, where Continue returns to it.
-  if (state.game && state.game.phase !== "match_over") continueMatch();
+  if (new URLSearchParams(location.search).has("friends")) {
+    showSetup();
+    playWithFriends();
+  } else if (state.game && state.game.phase !== "match_over") continueMatch();
   else showSetup();
   document.body.dataset.ready = "kc";
 }

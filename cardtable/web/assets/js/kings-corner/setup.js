@@ -58,6 +58,10 @@ export function refreshSetup() {
     row.hidden = Number(row.dataset.seatRow) >= players;
   }
   const invite = online();
+  const note = $("seats-note");
+  note.dataset.i18n = invite ? "kc.seats_note_online" : "kc.seats_note";
+  note.textContent = t(note.dataset.i18n);
+  $("friends-box").hidden = invite;
   $("online-options").hidden = !invite;
   $("host-name").required = invite;
   $("start-btn").textContent = t(invite ? "kco.create" : "kc.start");
@@ -66,6 +70,12 @@ export function refreshSetup() {
   $("custom-rules").hidden = !custom;
   const rules = custom ? customRules() : PRESETS[preset];
   $("preset-summary").textContent = t("kc.preset_summary", { options: rulesOptions(rules) });
+}
+
+/** "Play with friends": every seat but yours becomes "a friend (invite)". */
+export function inviteFriends() {
+  for (const select of document.querySelectorAll("[data-seat-row] select")) select.value = "invite";
+  refreshSetup();
 }
 
 /** The body of POST /api/kings-corner/online from the form (docs/online.md). */

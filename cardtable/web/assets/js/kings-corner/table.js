@@ -7,7 +7,7 @@
  * each carries its spoken name ("9 of hearts on North, accepts a black 8").
  */
 
-import { cardBackImg, cardFaceSvg, cardName, rankText } from "../core/cards.js";
+import { cardBackImg, cardFaceSvg, cardName } from "../core/cards.js";
 import { t } from "../core/i18n.js";
 import {
   capitalise,
@@ -194,10 +194,8 @@ export function createTable(parts, { onPile, onCard, decorateSeat = null }) {
       b.classList.toggle("drawn", drawn);
       b.setAttribute("aria-pressed", String(selected));
       b.querySelector(".drawn-mark").dataset.tag = drawn ? t("kc.drawn_tag") : "";
-      // The name holds the index the face shows ("K", "10"), for voice control.
-      const index = rankText(code[0]);
-      const name = cardName(code);
-      const bits = [name.includes(index) ? name : t("kc.card_index_name", { index, name })];
+      // One name per card ("King of diamonds"): the face's index is not said again.
+      const bits = [cardName(code)];
       if (ui.myTurn) bits.push(t(playable ? "kc.card_playable" : "kc.card_stuck"));
       if (drawn) bits.push(t("kc.card_drawn"));
       b.setAttribute("aria-label", capitalise(bits.join(t("kc.sep"))));
