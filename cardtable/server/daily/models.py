@@ -29,6 +29,18 @@ class DailyBoard(BaseModel):
     histogram: list[DailyBar] = Field(description="Players per total, lowest total first.")
 
 
+class Provisional(BaseModel):
+    """Where a counted total of a player who joined that day would rank among the day's
+    ranked entries; it is not on the board and adds nothing to it (docs/daily.md)."""
+
+    rank: int = Field(description="1 + the ranked players with a higher total.")
+    players: int = Field(description="Ranked players that day (the player not among them).")
+    percentile: float | None = Field(
+        description="Share of those players who scored at most as much, in percent; null "
+        "while nobody is ranked."
+    )
+
+
 class DailyMe(BaseModel):
     status: Literal["open", "counted", "practice", "lost", "review"] = Field(
         description="review: finished unassisted but held off the board by the fair-play "
@@ -42,6 +54,11 @@ class DailyMe(BaseModel):
     rank: int | None
     percentile: float | None = Field(
         description="Share of ranked players who scored at most as much, in percent."
+    )
+    provisional: Provisional | None = Field(
+        default=None,
+        description="For a counted entry that is not ranked because the player joined that "
+        "day: where it would rank. Null otherwise.",
     )
     review_reason: str | None = Field(
         default=None, description="Why the entry is under review, in plain words; else null."

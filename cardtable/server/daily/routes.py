@@ -35,6 +35,7 @@ from cardtable.server.daily.models import (
     DailyPlay,
     DailyRow,
     DisplayName,
+    Provisional,
     Streak,
     Table,
 )
@@ -138,9 +139,19 @@ def _me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
     if entry is None or entry.status == "creating":
         return None
     rank = percentile = None
+    provisional: Provisional | None = None
     if entry.ranked and entry.total is not None:
         rank, players, at_or_below = daily.rank(entry.day, entry.variant, entry.total)
         percentile = round(100 * at_or_below / players, 1) if players else None
+    elif entry.status == "counted" and not entry.eligible and entry.total is not None:
+        # A player who joined that day: where the total would rank among the day's ranked
+        # entries, read from the score counts; the entry itself never joins them.
+        would, players, at_or_below = daily.rank(entry.day, entry.variant, entry.total)
+        provisional = Provisional(
+            rank=would,
+            players=players,
+            percentile=round(100 * at_or_below / players, 1) if players else None,
+        )
     review_reason = fairplay.REASON if entry.status == "review" else None
     return DailyMe(
         status=entry.status,  # type: ignore[arg-type]
@@ -151,6 +162,7 @@ def _me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
         ranked=entry.ranked,
         rank=rank,
         percentile=percentile,
+        provisional=provisional,
         review_reason=review_reason,
     )
 
