@@ -99,6 +99,11 @@ class DailyDay(BaseModel):
 class DailyPlay(BaseModel):
     day: str
     counted: bool = Field(description="True for the day's first attempt; false: practice.")
+    eligible: bool = Field(
+        default=False,
+        description="A counted attempt that goes on the day's board if finished unassisted "
+        "(the player joined before the day began); false for a practice replay.",
+    )
     game: PSGame
 
 

@@ -240,10 +240,9 @@ def play(
     if entry is not None and entry.status == "open":
         record = store.load_game(entry.game_id, player)
         if record is not None and record.current and not record.finished:
-            return DailyPlay(day=today, counted=True, game=render(record))
-    first = entry is None and daily_store.claim(
-        player, today, table, _created_before(store, player, day_start(today))
-    )
+            return DailyPlay(day=today, counted=True, eligible=entry.eligible, game=render(record))
+    eligible = entry is None and _created_before(store, player, day_start(today))
+    first = entry is None and daily_store.claim(player, today, table, eligible)
     options: dict[str, Any] = {"table": table, "target": TARGET, "replay": not first}
     if deal.fair is not None:  # withheld: the game's view never shows the day's seed
         options["fair"] = deal.fair.saved()
@@ -253,7 +252,9 @@ def play(
     if first:
         daily_store.attach(player, today, table, record.id)
     store.prune(player, KIND, retention.keep(runtime))
-    return DailyPlay(day=today, counted=first, game=render(record, game))
+    return DailyPlay(
+        day=today, counted=first, eligible=first and eligible, game=render(record, game)
+    )
 
 
 def _created_before(store: Store, player: str, moment: datetime) -> bool:

@@ -57,7 +57,9 @@ def test_a_new_players_score_gets_a_provisional_rank_off_the_board(
     app: FastAPI, api: Api, clock: Clock
 ) -> None:
     created_at(app, api, DAY1 - timedelta(hours=3))  # joined today
-    done = finish(api, start(api)["game"])
+    first = start(api)
+    assert first["counted"] and not first["eligible"]  # counted, not for the board
+    done = finish(api, first["game"])
     total = done["view"]["total"]
     daily = daily_store(app)
     # Five ranked entries around the new player's total: three above, two level.
@@ -108,7 +110,14 @@ def test_no_provisional_rank_for_ranked_practice_or_open_entries(
     app: FastAPI, api: Api, other: Api, clock: Clock
 ) -> None:
     created_at(app, api, DAY1 - timedelta(days=1))  # an older player: really ranked
-    finish(api, start(api)["game"])
+    first = start(api)
+    assert first["counted"] and first["eligible"]
+    part = finish(api, first["game"], 4)
+    again = start(api)  # the same attempt again: still counted and for the board
+    assert again["counted"] and again["eligible"] and again["game"]["id"] == part["id"]
+    finish(api, part)
+    replay = start(api)
+    assert not replay["counted"] and not replay["eligible"]
     me = board(api)["me"]
     assert me["ranked"] and me["rank"] == 1 and me["provisional"] is None
     # A new player with a hint: practice, so no rank of any kind; unfinished: none either.
