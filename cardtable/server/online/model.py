@@ -33,6 +33,9 @@ FORMAT = "cardtable-server/kings-corner-online/1"
 EVENTS_KEPT = 64
 """Versions whose events a room keeps (a device further behind gets the table alone)."""
 LOG_KEPT = 60
+NOTES_KEPT = 40
+"""Notes about seats (a drop, a return, a stand-in, a timer) a room keeps, newest last."""
+NOTE_KINDS = ("drop", "away", "back", "left", "timer", "handed", "reopened", "joined", "computer")
 KINDS = ("person", "open", "computer")
 CONNECTIONS = ("online", "reconnecting", "away")
 SeatSpec = tuple[str, str | None, str | None]
@@ -179,6 +182,10 @@ class Room:
     """The version of the last change other than the spectator count: a request made at any
     version from this one on is current (`current`), so spectators coming and going never
     make a player's move stale. 0: the room's own version."""
+    notes: tuple[dict[str, Any], ...] = ()
+    """What happened to the seats during the match, for the log and the announcements
+    (docs/online.md "The table's story"): ``{"v": version, "kind", "seat", "name",
+    "round", "after"}``, ``after`` being the number of the last log entry before it."""
 
     # -- building ------------------------------------------------------------------------
     @classmethod
@@ -222,6 +229,7 @@ class Room:
             "turn_key": None if self.turn_key is None else list(self.turn_key),
             "invite": self.invite if self.is_open else None,
             "basis": self.basis,
+            "notes": [dict(n) for n in self.notes],
         }
 
     @classmethod
@@ -250,6 +258,7 @@ class Room:
                 None if key is None else (int(key[0]), int(key[1])),
                 d["invite"],
                 int(d.get("basis", version)),
+                tuple(_note(n) for n in d.get("notes", [])),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise RoomError(f"saved online table does not load: {exc}") from None
@@ -329,9 +338,10 @@ class Room:
         """``player`` takes ``seat`` (or the first open one); None when they already sit."""
         if self.seats_of(player):
             return None
-        if self.phase != "lobby" or self.closed:
-            raise Refused("table_full", "the match has started: watch it as a spectator")
         open_seats = [i for i, s in enumerate(self.seats) if s.kind == "open"]
+        playing = self.game is not None
+        if self.closed or (playing and (not open_seats or self.phase == "match_over")):
+            raise Refused("table_full", "the match has started: watch it as a spectator")
         if seat is None:
             if not open_seats:
                 raise Refused("table_full", "every seat is taken")
@@ -341,9 +351,14 @@ class Room:
         elif seat not in open_seats:
             raise Refused("seat_taken", f"seat {seat} is taken")
         person = _person(player, name, now, self.config.grace)
-        return self._bumped(
-            self._next(seats=_put(self.seats, seat, person))._settled(now, moved=False)
-        )
+        if playing:
+            # Mid-match the stand-in keeps the seat until the newcomer's device connects (and
+            # finishes a turn it is in the middle of).
+            person = replace(person, stand_in=True)
+        room = self._next(seats=_put(self.seats, seat, person))
+        if playing:
+            room = room._noted("joined", [seat])
+        return self._bumped(room._settled(now, moved=False))
 
     def leave(self, player: str, now: float) -> Room:
         mine = self.seats_of(player)
@@ -358,6 +373,8 @@ class Room:
                 seats[i] = replace(seats[i], connection="away", deadline=None, stand_in=True,
                                    rematch=False)  # fmt: skip
         room = self._next(seats=tuple(seats))
+        if self.phase != "lobby":
+            room = room._noted("left", [i for i in mine if not self.seats[i].local])
         if not any(s.person for s in room.seats):
             room = replace(room, closed=True)
         return self._bumped(room._pass_host()._settled(now, moved=False))
@@ -380,7 +397,42 @@ class Room:
                 ("computer", s.strength) if s.kind == "computer" else ("human", None) for s in seats
             )
             game = replace(game, seats=kinds)
-        return self._bumped(self._next(seats=seats, game=game)._settled(now, moved=False))
+        room = self._next(seats=seats, game=game)
+        if game is not None:
+            room = room._noted("computer", [seat], names=self.seats)
+        return self._bumped(room._settled(now, moved=False))
+
+    def hand_to_computer(self, player: str, seat: int, now: float) -> Room:
+        """The host does not wait for the grace period: the stand-in plays ``seat`` (a person
+        on another device whose connection is gone) from now until they are back."""
+        target = self._absent(player, seat)
+        if target.connection == "away":
+            raise Refused("wrong_phase", "the computer already plays for this seat")
+        seats = _put(self.seats, seat, replace(target, connection="away", deadline=None,
+                                               stand_in=True))  # fmt: skip
+        room = self._next(seats=seats)._noted("handed", [seat])
+        return self._bumped(room._settled(now, moved=False))
+
+    def reopen(self, player: str, seat: int, now: float) -> Room:
+        """The host invites someone new into an absent person's seat: it is open again (the
+        stand-in plays it meanwhile) and the absent device no longer holds it; whoever joins
+        first with the table's link or room code takes it, the returning person included."""
+        self._absent(player, seat)
+        seats = _put(self.seats, seat, Seat("open", stand_in=True))
+        room = self._next(seats=seats)._noted("reopened", [seat], names=self.seats)
+        return self._bumped(room._settled(now, moved=False))
+
+    def _absent(self, player: str, seat: int) -> Seat:
+        """``seat`` for a host's action on an absent person during the match."""
+        self._host_only(player)
+        if seat not in range(len(self.seats)):
+            raise Refused("invalid_request", f"seat: 0-{len(self.seats) - 1}")
+        if self.game is None or self.phase == "match_over":
+            raise Refused("wrong_phase", "only while the match is being played")
+        target = self.seats[seat]
+        if not target.person or target.player == player or target.connection == "online":
+            raise Refused("seat_taken", "only a person on another device whose connection is gone")
+        return target
 
     def start(self, player: str, seed: int, now: float, fair_seed: str | None = None) -> Room:
         self._host_only(player)
@@ -459,13 +511,15 @@ class Room:
         if not mine or all(self.seats[i].connection == "online" for i in mine):
             return None
         seats = list(self.seats)
+        back = [i for i in mine if not seats[i].local and self._was_gone(i)]
         for i in mine:
             seat = replace(seats[i], connection="online", deadline=None)
             # Back at once unless a stand-in is in the middle of this seat's turn.
             if seat.stand_in and not (self.to_play == i and self._game.steps > 0):
                 seat = replace(seat, stand_in=False)
             seats[i] = seat
-        return self._bumped(self._next(seats=tuple(seats))._settled(now, moved=False))
+        room = self._next(seats=tuple(seats))._noted("back", back)
+        return self._bumped(room._settled(now, moved=False))
 
     def disconnected(self, player: str, now: float) -> Room | None:
         """The last live connection of ``player``'s device closed: grace starts."""
@@ -477,7 +531,10 @@ class Room:
             replace(s, connection="reconnecting", deadline=deadline) if i in mine else s
             for i, s in enumerate(self.seats)
         )
-        return self._bumped(self._next(seats=seats)._settled(now, moved=False))
+        dropped = [i for i in mine if not self.seats[i].local]
+        return self._bumped(
+            self._next(seats=seats)._noted("drop", dropped)._settled(now, moved=False)
+        )
 
     def with_spectators(self, count: int) -> Room | None:
         """The spectator count changed: a new version (pushed to everyone) that leaves
@@ -503,12 +560,15 @@ class Room:
         room = self
         changed = False
         seats = list(room.seats)
+        gone = []
         for i, s in enumerate(seats):
             if s.connection == "reconnecting" and s.deadline is not None and s.deadline <= now:
                 seats[i] = replace(s, connection="away", deadline=None, stand_in=True)
+                gone.append(i)
                 changed = True
         if changed:
-            room = room._next(seats=tuple(seats))._pass_host()
+            away = [i for i in gone if not seats[i].local]
+            room = room._next(seats=tuple(seats))._noted("away", away)._pass_host()
         seat = room.to_play
         if (
             seat is not None
@@ -516,7 +576,7 @@ class Room:
             and room.turn_deadline <= now
             and not room.driven(seat)
         ):
-            room = room._next(covering=seat, turn_deadline=None)
+            room = room._next(covering=seat, turn_deadline=None)._noted("timer", [seat])
             changed = True
         if changed:
             room = room._settled(now, moved=False)
@@ -539,7 +599,13 @@ class Room:
             played = game.played(seat, chosen, computer=True)
         except ValueError:
             played = game.played(seat, kc.default_move(game.match.state), computer=True)
-        return self._after_play(played.table, played.entries, played.events, now)
+        table, entries = played.table, played.entries
+        if s.kind != "computer":
+            # A computer playing for a person: the log says so ("Computer for Ana").
+            by = "timer" if self.covering == seat else "stand_in"
+            entries = [{**e, "by": by} for e in entries]
+            table = replace(table, log=(*table.log[: len(table.log) - len(entries)], *entries))
+        return self._after_play(table, entries, played.events, now)
 
     # -- helpers -------------------------------------------------------------------------
     @property
@@ -551,6 +617,41 @@ class Room:
     def _next(self, **changes: Any) -> Room:
         """The room with ``changes`` at the same version (a public change bumps it once)."""
         return replace(self, **changes)
+
+    def _was_gone(self, seat: int) -> bool:
+        """Whether the notes say ``seat``'s person went (dropped, away, left, handed to the
+        computer) and has not been noted back since: a first connection is not news."""
+        for note in reversed(self.notes):
+            if note["seat"] != seat:
+                continue
+            if note["kind"] in ("back", "joined", "reopened", "computer"):
+                return False
+            if note["kind"] in ("drop", "away", "left", "handed"):
+                return True
+        return False
+
+    def _noted(
+        self, kind: str, seats: Iterable[int], names: tuple[Seat, ...] | None = None
+    ) -> Room:
+        """The room with a note of ``kind`` for each of ``seats`` (once the match has
+        started); ``names``: the seats as they were, when the change renames one."""
+        if self.game is None:
+            return self
+        named = self.seats if names is None else names
+        added = tuple(
+            {
+                "v": self.version + 1,
+                "kind": kind,
+                "seat": i,
+                "name": named[i].name,
+                "round": self.game.match.round,
+                "after": self.log_total,
+            }
+            for i in seats
+        )
+        if not added:
+            return self
+        return replace(self, notes=(*self.notes, *added)[-NOTES_KEPT:])
 
     def _bumped(self, room: Room) -> Room:
         return replace(room, version=self.version + 1, basis=self.version + 1)
@@ -631,6 +732,20 @@ def _person(player: str, name: str | None, now: float, grace: float) -> Seat:
     # A device has `grace` seconds to open its live channel before it counts as gone.
     return Seat("person", name=name, player=player, connection="reconnecting",
                 deadline=now + grace)  # fmt: skip
+
+
+def _note(d: Any) -> dict[str, Any]:
+    if not isinstance(d, dict) or d.get("kind") not in NOTE_KINDS:
+        raise ValueError(f"bad note {d!r}")
+    name = d.get("name")
+    return {
+        "v": int(d["v"]),
+        "kind": str(d["kind"]),
+        "seat": int(d["seat"]),
+        "name": None if name is None else str(name),
+        "round": int(d["round"]),
+        "after": int(d["after"]),
+    }
 
 
 def _put(seats: tuple[Seat, ...], i: int, seat: Seat) -> tuple[Seat, ...]:

@@ -203,6 +203,8 @@ def table_part(room: Room, *, token: str, code: str | None) -> dict[str, Any]:
         "turn": None if seat is None else {"seat": seat, "deadline": room.turn_deadline},
         "match": None if game is None else _match(game.match),
         "log": [] if game is None else _log(room),
+        "notes": [dict(n) for n in room.notes],
+        "hands": _hands(state),
         "spectators": room.spectators,
     }
 
@@ -248,6 +250,14 @@ def _match(m: kc.Match) -> dict[str, Any]:
         ],
         "winners": None if m.winners is None else list(m.winners),
     }
+
+
+def _hands(state: kc.State | None) -> list[list[str]] | None:
+    """Every hand's cards once the round is over (each seat's own view of it then); before
+    that no hand but the viewer's own ever leaves the server (SPEC C-8)."""
+    if state is None or not state.is_over:
+        return None
+    return [list(kc.ENGINE.view(state, i)["hand"]) for i in range(state.players)]
 
 
 def _log(room: Room) -> list[dict[str, Any]]:

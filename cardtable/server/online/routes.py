@@ -320,6 +320,28 @@ def seat_computer(
     )  # fmt: skip
 
 
+@router.post("/{token}/seats/{seat}/stand-in", response_model=OnlineTable, responses=_WRITE)
+def hand_to_computer(
+    token: str, seat: int, body: VersionOnly, player: PlayerDep, request: Request
+) -> Response:
+    """Host only, during the match: the stand-in computer plays ``seat`` (a person on another
+    device whose connection is gone) now, without waiting for the grace period to end."""
+    return _act(
+        request, token, player, body.version,
+        lambda r, now: r.hand_to_computer(player, seat, now),
+    )  # fmt: skip
+
+
+@router.post("/{token}/seats/{seat}/invite", response_model=OnlineTable, responses=_WRITE)
+def reopen(
+    token: str, seat: int, body: VersionOnly, player: PlayerDep, request: Request
+) -> Response:
+    """Host only, during the match: an absent person's seat is open again for someone new
+    (the table's link or room code); the absent device no longer holds it, and the stand-in
+    plays it until someone takes it."""
+    return _act(request, token, player, body.version, lambda r, now: r.reopen(player, seat, now))
+
+
 @router.post("/{token}/start", response_model=OnlineTable, responses=_WRITE)
 def start(
     token: str, body: VersionOnly, player: PlayerDep, runtime: RuntimeDep, request: Request

@@ -101,6 +101,25 @@ class Turn(Response):
 
 class LogEntry(KCLogEntry):
     n: int
+    by: Literal["stand_in", "timer"] | None = Field(
+        default=None,
+        description="A computer made this step for the person in the seat: their stand-in "
+        "(away, or the seat is waiting for someone new) or the turn timer's.",
+    )
+
+
+class Note(Response):
+    """Something that happened to a seat during the match (docs/online.md "The table's
+    story")."""
+
+    v: int = Field(description="The version of the change that made it.")
+    kind: Literal[
+        "drop", "away", "back", "left", "timer", "handed", "reopened", "joined", "computer"
+    ]
+    seat: int
+    name: str | None = Field(description="The seat's person's name then.")
+    round: int
+    after: int = Field(description="The log entry number (`n`) it came after.")
 
 
 class OnlineTable(Response):
@@ -118,6 +137,10 @@ class OnlineTable(Response):
     view: KCView | None
     match: KCMatch | None
     log: list[LogEntry]
+    notes: list[Note]
+    hands: list[list[str]] | None = Field(
+        description="Every hand's cards, only once the round is over (null before)."
+    )
     spectators: int
     events: list[KCEvent]
 

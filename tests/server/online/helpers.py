@@ -58,6 +58,8 @@ class Recorder:
         state = room.game.match.state
         viewer = room.viewer(player)
         hidden = {str(c) for c in state.stock}
+        if state.is_over:
+            return hidden  # every hand is shown once the round is over (OnlineTable.hands)
         for seat, hand in enumerate(state.hands):
             if seat != viewer:
                 hidden |= {str(c) for c in hand}
