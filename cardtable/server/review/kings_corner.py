@@ -7,7 +7,16 @@ the King a draw-last draw put in a corner (neither is a move), the deal and each
 The moves are replayed through the engine from the match's first deal, and the result must
 be the saved match: anything else is a damaged game, never a guess.
 
-A replay costs tens to hundreds of milliseconds of CPU (every turn's strong suggestion), and
+Each turn's played line and the strong computer's suggestion are compared like with like
+(`with_outcomes`): from where each of the two left the table, the rest of the round is
+played out the same way (the strong computer in every seat, the cards as they really came:
+the round is over, so the stock is known), and the seat's penalty at the round's end and
+whether it won are given for both. The end-of-turn figures of the engine's replay (cards
+kept, cards open for the next player) stay: the strong computer often keeps cards back so
+as not to open piles for the next player, which those alone make look worse.
+
+A replay costs tens of milliseconds to a few seconds of CPU (every turn's strong suggestion,
+two play-outs for each turn played differently from it), and
 a finished round never changes, so `replayed` computes each (game, round) once per process:
 the engine's work is admitted like a hint (`Admission.reserve`: the player's search tokens, a
 search slot) and runs in the search pool, and its result is kept in a bounded cache
@@ -19,12 +28,14 @@ which grows as the match goes on, is set per answer.
 
 from __future__ import annotations
 
+import random
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable import kings_corner as kc
+from cardtable.kings_corner.cpu import choose_move
 from cardtable.kings_corner.replay import RoundNotOver, replay_round
 from cardtable.server.core.admission import Admission, overloaded
 from cardtable.server.core.errors import damaged, wrong_phase
@@ -37,6 +48,56 @@ REPLAYS_KEPT = 256
 """Replayed rounds kept per process (about 30 KB each: some 8 MB at most)."""
 WAIT = 30.0
 """Seconds a fetch waits for the same round being replayed by another request."""
+PLAYOUT_MOVES = 2000
+"""A play-out longer than this is cut (its outcome is then unknown): real rounds end within a
+few hundred moves, and the strong player's stall penalty ends waiting games."""
+
+
+def play_out(state: kc.State) -> kc.State:
+    """The rest of the round from ``state``, the strong computer in every seat."""
+    rng = random.Random(0)  # unused by the strong player; the interface wants one
+    for _ in range(PLAYOUT_MOVES):
+        if state.is_over:
+            break
+        state = kc.play(state, choose_move(kc.view(state, state.to_play), "strong", rng))
+    return state
+
+
+def _outcome(end: kc.State, seat: int) -> dict[str, Any] | None:
+    final = play_out(end)
+    if not final.is_over or final.penalties is None or final.winners is None:
+        return None
+    return {"penalty": final.penalties[seat], "won": seat in final.winners}
+
+
+def with_outcomes(start: kc.Match, rounds: Sequence[Sequence[str]], number: int) -> JSON:
+    """`replay_round` with each turn's ``outcome`` (module docstring): for a turn played
+    differently from the suggestion, ``{"played", "suggested"}`` each ``{"penalty", "won"}``
+    (None when a play-out did not end); None for a turn played as suggested. Runs in the
+    search pool."""
+    out = replay_round(start, rounds, number)
+    match = start
+    for k in range(number - 1):
+        for move in rounds[k]:
+            match = match.play(move)
+        match = match.next_round()
+    state = match.state
+    for turn in out["turns"]:
+        turn_start = state
+        for step in turn["moves"]:
+            state = kc.play(state, step["move"])
+        if turn["same"]:
+            turn["outcome"] = None
+            continue
+        suggested = turn_start
+        for move in turn["suggested"]["moves"]:
+            suggested = kc.play(suggested, move)
+        seat = turn["seat"]
+        turn["outcome"] = {
+            "played": _outcome(state, seat),
+            "suggested": _outcome(suggested, seat),
+        }
+    return out
 
 
 def round_moves(log: Sequence[JSON]) -> list[list[str]]:
@@ -172,7 +233,7 @@ def replayed(
             if not _replays_to(start, rounds, match):
                 raise damaged("match")
             with admission.reserve(f"{game_id}/round/{number}", player):
-                out = admission.run(replay_round, start, rounds, number)
+                out = admission.run(with_outcomes, start, rounds, number)
         except RoundNotOver as exc:  # pragma: no cover - finished_rounds said it was over
             raise wrong_phase(str(exc)) from None
         except ValueError:  # MatchError, IllegalMove, MoveError: a log that does not replay

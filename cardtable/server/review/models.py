@@ -15,6 +15,26 @@ from cardtable.server.games.public import CellEstimate, Variant
 Mark = Literal["inaccuracy", "mistake", "blunder"]
 
 
+class LineServed(Response):
+    line: Literal["row", "column"] = Field(description="The line the cell helps most.")
+    index: int = Field(description="0-based row or column.")
+    hand: str = Field(
+        description="The hand that line makes (five cards) or is building with the card: a "
+        "hand key (`one_pair`, `flush`, ...; `nothing`: no hand can come of it) or `start` "
+        "(the card alone in the line)."
+    )
+    rank: str | None = Field(description="The rank of a pair, three or four (`9`, `K`).")
+
+
+class Accuracy(Response):
+    percent: int = Field(description="100 * good / placements, rounded.")
+    good: int = Field(
+        description="Placements on the engine's cell or losing less than `good_below`."
+    )
+    placements: int
+    good_below: float = Field(description="Expected points lost below which a placement is good.")
+
+
 class ReviewStep(Response):
     index: int = Field(description="0-based placement number (0-24).")
     card: str
@@ -25,6 +45,8 @@ class ReviewStep(Response):
     loss: float = Field(description="best_estimate - expected: expected points lost.")
     mark: Mark | None
     estimates: list[CellEstimate] = Field(description="Every empty cell, as the hint shows it.")
+    chosen_line: LineServed = Field(description="The line the chosen cell served.")
+    best_line: LineServed = Field(description="The line the engine's best cell served.")
 
 
 class PSReview(Response):
@@ -39,6 +61,7 @@ class PSReview(Response):
     start_estimate: float
     expected_loss: float = Field(description="Sum of the losses (accuracy: lower is better).")
     marks: dict[str, int]
+    accuracy: Accuracy = Field(description="Share of good placements (docs/review.md).")
     par: int = Field(description="The hint engine's own score on this card sequence.")
     vs_par: int
     par_placements: list[list[int]]
@@ -81,6 +104,22 @@ class KCSuggestion(KCTurnEnd):
     moves: list[str]
 
 
+class KCRoundEnd(Response):
+    penalty: int = Field(description="The seat's penalty when the round ended.")
+    won: bool
+
+
+class KCOutcome(Response):
+    played: KCRoundEnd | None = Field(
+        description="From where the turn played left the table, the rest of the round played "
+        "by the strong computer in every seat with the cards that really came (null: that "
+        "play-out did not end)."
+    )
+    suggested: KCRoundEnd | None = Field(
+        description="The same from where the suggested turn would have left it."
+    )
+
+
 class KCReplayTurn(Response):
     seat: int
     turn: int
@@ -89,6 +128,9 @@ class KCReplayTurn(Response):
     actual: KCTurnEnd
     suggested: KCSuggestion
     same: bool
+    outcome: KCOutcome | None = Field(
+        description="The two turns compared at the round's end (null when they are the same)."
+    )
 
 
 class KCReplayResult(Response):

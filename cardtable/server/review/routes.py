@@ -25,6 +25,7 @@ from cardtable.server.games.public import Table
 from cardtable.server.games.public import records as games
 from cardtable.server.review import jobs as review_jobs
 from cardtable.server.review import kings_corner as review_kc
+from cardtable.server.review.explain import explain
 from cardtable.server.review.models import KCReplay, PSReviewStatus
 from cardtable.server.review.store import ReviewStore
 
@@ -51,8 +52,9 @@ def _budget(runtime: Runtime) -> int:
 
 def _answer(state: tuple[str, int, int, dict[str, object] | None]) -> PSReviewStatus:
     name, done, total, review = state
+    shown = None if review is None else explain(review)
     return PSReviewStatus.model_validate(
-        {"state": name, "done": done, "total": total, "review": review}
+        {"state": name, "done": done, "total": total, "review": shown}
     )
 
 
