@@ -482,3 +482,26 @@ def pile_move_seed() -> int:
         if state.to_play == 0 and shifts and plays:
             return seed
     raise AssertionError("no seed")
+
+
+def big_hand(seats: tuple[Seat, ...], cards: int, *, limit: int = 40) -> Table:
+    """A match at the start of the person's (seat 0's) turn holding at least `cards` cards:
+    the person only ends turns (drawing one card each), the computers play as the server
+    would. The first seed below `limit` that gets there before anyone goes out."""
+    for seed in range(1, limit):
+        table = Table.new(seats, kc.Rules.preset("standard"), 1, seed)
+        for _ in range(2000):
+            if table.phase in ("round_over", "match_over"):
+                break
+            seat = table.match.state.to_play
+            if table.phase == "computer":
+                strength = table.seats[seat][1] or "normal"
+                move = choose_move(table.match.view(seat), strength, table.computer_rng())
+                table, _, _ = table.played(seat, move, computer=True)
+                continue
+            if table.phase == "handoff":
+                table = table.revealed_to()
+            if seat == 0 and len(table.match.state.hands[0]) >= cards:
+                return table
+            table, _, _ = table.played(seat, "end", computer=False)
+    raise AssertionError(f"no seed below {limit} gives a hand of {cards}")
