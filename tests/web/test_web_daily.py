@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from playwright.sync_api import Page, expect
 
@@ -72,17 +74,21 @@ def test_daily_deal_rank_share_and_practice(
     expect(page.locator("#board-table tbody tr.mine")).to_contain_text("(you)")
     expect(page.locator("#histogram svg rect.bar.mine")).to_have_count(1)
     expect(page.locator("#streak-text")).to_contain_text("Current: 1 day")
-    # The day's shuffle is committed while the day runs; its seed waits for the day's end.
-    expect(page.locator("#board-fair")).to_contain_text("The day's shuffle is committed:")
-    expect(page.locator("#board-fair code")).to_have_text(re.compile(r"^[0-9a-f]{16}$"))
+    # The day's shuffle is sealed while the day runs; its seed waits for the day's end.
+    fair = page.locator("#board-fair")
+    expect(fair.locator("p.sealed")).to_contain_text("Deal sealed before its first card.")
+    expect(fair.locator("p.sealed code")).to_have_text(re.compile(r"^[0-9a-f]{8}…$"))
     expect(page.locator("#verify-day")).to_have_count(0)
+    # No share sheet in a desktop browser: the button copies, with the page's link.
+    expect(page.locator("#share-btn")).to_have_text("Copy share text")
     page.locator("#share-btn").click()
-    expect(page.locator("#share-status")).to_have_text("Copied.")
+    expect(page.locator("#share-status")).to_have_text("Copied, with the link.")
     shared = page.evaluate("navigator.clipboard.readText()")
     assert shared == page.locator("#share-text").text_content()
-    title, rows, cols, total = shared.split("\n")
+    title, rows, cols, total, link = shared.split("\n")
     assert title.startswith("cardtable daily ") and total.startswith("Total ")
     assert len(rows) == len(cols) == 5 and set(rows + cols) <= EMOJI  # no card named
+    assert link == f"{live_url}/daily.html?table=american"
     page.screenshot(path=str(screenshot_dir / "daily-en-desktop.png"), full_page=True)
     check_screen(page, "daily (en, desktop, ranked)", phone=False)
 
@@ -121,3 +127,315 @@ def test_daily_in_japanese_on_a_phone(
     assert width <= 390, f"horizontal overflow: {width}px"
     page.screenshot(path=str(screenshot_dir / "daily-ja-phone.png"), full_page=True)
     check_screen(page, "daily (ja, phone)", phone=True)
+
+
+# --- the counted attempt, the provisional rank, sharing, layout shift (issue 29) -----------
+
+SIZES = [("en", False), ("ja", True), ("en", True), ("ja", False)]
+LOCALE = {"en": "en-US", "ja": "ja-JP"}
+WORDS = {
+    "en": {
+        "counted": "Counted attempt",
+        "counted_board": "Your score goes on today's board.",
+        "counted_new": "You joined today",
+        "ask_hint": "Use a hint?",
+        "ask_undo": "Undo the last card?",
+        "provisional": "provisional rank {rank} · as good as or better than {percentile}%",
+        "badge": "Provisional: not on the board",
+        "joined": "You joined today",
+        "share": "Share",
+        "shared": "Shared.",
+        "copied": "Copied, with the link.",
+        "sealed": "Deal sealed before its first card. Commitment:",
+        "full": "Full commitment",
+    },
+    "ja": {
+        "counted": "記録される挑戦",
+        "counted_board": "得点は今日のランキングに載ります。",
+        "counted_new": "今日はじめて遊んだ",
+        "ask_hint": "ヒントを使いますか？",
+        "ask_undo": "最後のカードを元に戻しますか？",
+        "provisional": "仮の順位 {rank}位 · ランキングの{percentile}%",
+        "badge": "仮の順位：ランキング外",
+        "joined": "今日はじめて遊んだ",
+        "share": "共有",
+        "shared": "共有しました。",
+        "copied": "リンク付きでコピーしました。",
+        "sealed": "配札は最初のカードの前に封印されています。コミットメント：",
+        "full": "コミットメント全体",
+    },
+}
+
+
+def size_name(phone: bool) -> str:
+    return "phone" if phone else "desktop"
+
+
+def player_api(url: str, player: str, method: str, path: str, body: Any = None) -> Any:
+    r = httpx.request(method, f"{url}{path}", headers={"X-Player-Id": player}, json=body)
+    assert r.status_code < 300, r.text
+    return r.json()
+
+
+def finish_daily(url: str, player: str, table: str = "american") -> Any:
+    """Today's deal played to the end over HTTP, row by row, unassisted."""
+    game = player_api(url, player, "POST", f"/api/daily/{table}/play")["game"]
+    for i in range(25):
+        game = player_api(
+            url,
+            player,
+            "POST",
+            f"/api/poker-squares/games/{game['id']}/moves",
+            {"version": game["version"], "row": i // 5, "col": i % 5},
+        )
+    assert game["view"]["is_over"]
+    return game
+
+
+def page_player(page: Page) -> str:
+    player = page.evaluate("localStorage.getItem('cardtable.player')")
+    assert isinstance(player, str) and player
+    return player
+
+
+@pytest.mark.parametrize(("lang", "phone"), SIZES)
+def test_the_counted_attempt_is_marked_and_hint_and_undo_ask_first(
+    new_page: NewPage,
+    live_app: FastAPI,
+    live_url: str,
+    screenshot_dir: Path,
+    lang: str,
+    phone: bool,
+) -> None:
+    words = WORDS[lang]
+    player = old_player(live_app, live_url)
+    page = new_page(phone=phone, locale=LOCALE[lang], init_script=as_player(player))
+    page.goto("/daily.html")
+    expect(page.locator("#play-note")).to_contain_text(words["counted"])
+    page.locator("#play-btn").click()
+    page.wait_for_url("**/poker-squares.html")
+    expect(page.locator("#current-card[data-card]")).to_have_count(1)
+    # Marked from the first card, above the grid; no card placed yet.
+    line = page.locator("#daily-counted")
+    expect(line).to_be_visible()
+    expect(line).to_contain_text(words["counted"])
+    expect(line).to_contain_text(words["counted_board"])
+    wait_placed(page, 0)
+    line_box, board_box = line.bounding_box(), page.locator("#board").bounding_box()
+    assert line_box and board_box
+    if phone:
+        assert line_box["y"] + line_box["height"] <= board_box["y"]
+    tag = f"{lang}-{size_name(phone)}"
+    page.screenshot(path=str(screenshot_dir / f"daily-counted-{tag}.png"))
+    check_screen(page, f"daily counted attempt ({tag})", phone=phone)
+
+    page.locator(cell(page, 0, 0)).click()
+    wait_placed(page, 1)
+    game_id = player_api(live_url, player, "GET", "/api/daily/american")["me"]["game_id"]
+
+    def practice() -> bool:
+        game = player_api(live_url, player, "GET", f"/api/poker-squares/games/{game_id}")
+        return bool(game["view"]["practice"])
+
+    # H asks first; Esc keeps the attempt counted (and the server agrees).
+    dialog = page.locator("#daily-ask")
+    page.locator(cell(page, 0, 1)).focus()
+    page.keyboard.press("h")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("h2")).to_have_text(words["ask_hint"])
+    expect(page.locator("#daily-ask-keep")).to_be_focused()
+    page.screenshot(path=str(screenshot_dir / f"daily-ask-{tag}.png"))
+    check_screen(page, f"daily hint question ({tag})", phone=phone)
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(page.locator(cell(page, 0, 1))).to_be_focused()
+    expect(page.locator("#practice-marker")).to_be_hidden()
+    expect(page.locator(".cell.hinted")).to_have_count(0)
+    assert not practice()
+    assert player_api(live_url, player, "GET", "/api/daily/american")["me"]["status"] == "open"
+
+    # Undo (the button, then Z) asks too; "Keep it counted" leaves the card where it is.
+    page.locator("#undo-btn").click()
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("h2")).to_have_text(words["ask_undo"])
+    page.locator("#daily-ask-keep").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#undo-btn")).to_be_focused()
+    page.locator(cell(page, 0, 1)).focus()
+    page.keyboard.press("z")
+    expect(dialog).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    wait_placed(page, 1)
+    assert not practice()
+    expect(line).to_be_visible()
+
+    # The hint button, confirmed: the hint comes and the deal is practice.
+    page.locator("#hint-btn").click()
+    expect(dialog).to_be_visible()
+    page.locator("#daily-ask-yes").click()
+    expect(page.locator("#practice-marker")).to_be_visible()
+    expect(page.locator(".cell.hinted")).to_have_count(1)
+    expect(line).to_be_hidden()
+    assert practice()
+    # Now practice, nothing is left to protect: undo goes straight through.
+    page.locator("#undo-btn").click()
+    wait_placed(page, 0)
+    expect(dialog).to_be_hidden()
+
+
+@pytest.mark.parametrize(("lang", "phone"), SIZES)
+def test_a_new_players_first_daily_shows_a_provisional_rank(
+    new_page: NewPage,
+    live_app: FastAPI,
+    live_url: str,
+    screenshot_dir: Path,
+    lang: str,
+    phone: bool,
+) -> None:
+    words = WORDS[lang]
+    finish_daily(live_url, old_player(live_app, live_url))  # someone is on today's board
+    page = new_page(phone=phone, locale=LOCALE[lang])  # a new player: joins today
+    page.goto("/daily.html")
+    page.locator("#play-btn").click()
+    page.wait_for_url("**/poker-squares.html")
+    expect(page.locator("#daily-counted")).to_contain_text(words["counted_new"])
+    play_to_the_end(page)
+    page.locator("#daily-back").click()
+    page.wait_for_url("**/daily.html?table=american")
+
+    day = player_api(live_url, page_player(page), "GET", "/api/daily/american")
+    me = day["me"]
+    assert me["status"] == "counted" and not me["ranked"] and me["rank"] is None
+    p = me["provisional"]
+    assert p is not None and p["players"] == day["board"]["players"] >= 1
+    # The server's figure, shown as it is: the page computes nothing.
+    percentile = f"{p['percentile']:g}"
+    expect(page.locator("#result-text")).to_contain_text(
+        words["provisional"].format(rank=p["rank"], percentile=percentile)
+    )
+    expect(page.locator("#result-badge")).to_have_text(words["badge"])
+    expect(page.locator("#result-note")).to_contain_text(words["joined"])
+    expect(page.locator("#board-table tbody tr.mine")).to_have_count(0)
+    expect(page.locator("#histogram svg rect.bar.mine")).to_have_count(0)
+    text = page.locator("body").inner_text().lower()
+    assert "player id" not in text and "プレイヤーid" not in text
+    tag = f"{lang}-{size_name(phone)}"
+    page.screenshot(path=str(screenshot_dir / f"daily-provisional-{tag}.png"), full_page=True)
+    check_screen(page, f"daily provisional rank ({tag})", phone=phone)
+
+
+SHARE_SHEET = """
+window.__shared = [];
+navigator.share = async (data) => { window.__shared.push(data); };
+"""
+
+
+@pytest.mark.parametrize(("lang", "phone"), SIZES)
+def test_share_sheet_with_the_link_and_the_sealed_deal(
+    new_page: NewPage,
+    live_app: FastAPI,
+    live_url: str,
+    screenshot_dir: Path,
+    lang: str,
+    phone: bool,
+) -> None:
+    words = WORDS[lang]
+    player = old_player(live_app, live_url)
+    finish_daily(live_url, player, "british")
+    page = new_page(phone=phone, locale=LOCALE[lang], init_script=as_player(player) + SHARE_SHEET)
+    page.goto("/daily.html?table=british")
+    share = page.locator("#share-btn")
+    expect(share).to_have_text(words["share"])
+    share.click()
+    expect(page.locator("#share-status")).to_have_text(words["shared"])
+    shared = page.evaluate("window.__shared")
+    link = f"{live_url}/daily.html?table=british"
+    assert len(shared) == 1 and shared[0]["url"] == link
+    assert page.locator("#share-text").text_content() == f"{shared[0]['text']}\n{link}"
+    assert link not in shared[0]["text"] and len(shared[0]["text"].split("\n")) == 4
+
+    # The fairness line in words: the start of the commitment, the whole of it on request,
+    # and how to check it on the verify page.
+    commitment = player_api(live_url, player, "GET", "/api/daily/british")["fairness"]["commitment"]
+    sealed = page.locator("#board-fair p.sealed")
+    expect(sealed).to_contain_text(words["sealed"])
+    expect(sealed.locator("code")).to_have_text(f"{commitment[:8]}…")
+    expect(sealed.locator("code")).to_have_attribute("title", commitment)
+    expect(page.locator("#commitment-full")).to_be_hidden()
+    page.locator("#board-fair summary").click()
+    expect(page.locator("#board-fair summary")).to_have_text(words["full"])
+    expect(page.locator("#commitment-full")).to_have_text(commitment)
+    href = page.locator("#check-day").get_attribute("href")
+    assert href == f"verify.html#commitment={commitment}&game=ps"
+    tag = f"{lang}-{size_name(phone)}"
+    page.locator("#board-fair").scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshot_dir / f"daily-share-{tag}.png"), full_page=True)
+    check_screen(page, f"daily share and sealed deal ({tag})", phone=phone)
+    page.locator("#check-day").click()
+    page.wait_for_url("**/verify.html#*")
+    expect(page.locator("#f-commitment")).to_have_value(commitment)
+
+
+def test_without_a_share_sheet_it_copies_with_the_link(
+    new_page: NewPage, live_app: FastAPI, live_url: str
+) -> None:
+    """A share sheet that refuses (not allowed here) falls back to the copy, in Japanese on a
+    phone."""
+    player = old_player(live_app, live_url)
+    finish_daily(live_url, player)
+    refuse = "navigator.share = async () => { throw new DOMException('no', 'NotAllowedError'); };"
+    page = new_page(
+        phone=True,
+        locale="ja-JP",
+        init_script=as_player(player) + refuse,
+        permissions=["clipboard-read", "clipboard-write"],
+    )
+    page.goto("/daily.html")
+    page.locator("#share-btn").click()
+    expect(page.locator("#share-status")).to_have_text(WORDS["ja"]["copied"])
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.locator("#share-text").text_content()
+    assert copied.endswith(f"\n{live_url}/daily.html?table=american")
+
+
+LAYOUT_SHIFT = """
+window.__cls = 0;
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.hadRecentInput) continue;
+    window.__cls += e.value;
+    window.__shifts.push({ value: e.value, sources: (e.sources || []).map(
+      (s) => (s.node && (s.node.id || s.node.className)) || "?") });
+  }
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("who", ["new", "ranked"])
+def test_the_page_does_not_shift_while_it_loads_on_a_phone(
+    new_page: NewPage, live_app: FastAPI, live_url: str, lang: str, who: str
+) -> None:
+    """Cumulative layout shift while the daily page loads on a phone, measured in the page
+    (layout-shift entries without recent input): a first visit, and a ranked player whose
+    result, share text and board all arrive with the data."""
+    script = LAYOUT_SHIFT
+    if who == "ranked":
+        player = old_player(live_app, live_url)
+        finish_daily(live_url, player)
+        script = as_player(player) + script
+    page = new_page(phone=True, locale=LOCALE[lang], init_script=script)
+    page.goto("/daily.html")
+    page.wait_for_function(
+        "() => performance.getEntriesByName('daily-ready').length > 0", timeout=20_000
+    )
+    if who == "ranked":
+        expect(page.locator("#share-box")).to_be_visible()
+    # Two frames after the data is drawn: any shift it caused has been reported.
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.wait_for_timeout(300)
+    cls = page.evaluate("window.__cls")
+    shifts = page.evaluate("window.__shifts")
+    assert cls < 0.1, f"layout shift {cls:.3f} on the daily page ({lang}, {who}): {shifts}"

@@ -1,8 +1,11 @@
 /**
  * The daily deal page (docs/daily.md): today's deal per point table with the countdown to
- * the next one, the player's result (rank, percentile, a spoiler-free share text), streaks,
- * the display name, and the board of any recent day (top 100 and an SVG histogram).
- * The deal itself is played on the Poker Squares screen: "Play" deals it there.
+ * the next one, the player's result (rank, percentile, or for a player who joined that day
+ * the provisional rank the server computed; a spoiler-free share text with the page's link,
+ * through the system share sheet where there is one), streaks, the display name, and the
+ * board of any recent day (top 100, an SVG histogram, the day's sealed shuffle). The deal
+ * itself is played on the Poker Squares screen: "Play" deals it there (daily/attempt.js
+ * marks the counted attempt).
  */
 
 import "../shell/boot.js";
@@ -48,7 +51,12 @@ function formatDay(day) {
   );
 }
 
-/** The share text of the player's result on the day shown. */
+/** The daily page's link for the table shown (what a share carries). */
+function pageLink(data) {
+  return new URL(`daily.html?table=${encodeURIComponent(data.table)}`, window.location.href).href;
+}
+
+/** The share text of the player's result on the day shown, its last line the page's link. */
 function shareText(data) {
   const me = data.me;
   const lines = me.lines || [];
@@ -62,6 +70,7 @@ function shareText(data) {
     row(0),
     row(5),
     t(me.status === "practice" ? "daily.share_total_practice" : "daily.share_total", { n: me.total }),
+    pageLink(data),
   ];
   return parts.join("\n");
 }
@@ -76,6 +85,7 @@ function renderToday(data) {
   const today = state.today;
   const btn = $("play-btn");
   const note = $("play-note");
+  btn.disabled = false; // off until the day's data is in (it decides what the button does)
   if (!today?.me) {
     btn.textContent = t("daily.play");
     note.textContent = t("daily.first_counts");
@@ -97,6 +107,9 @@ function resultText(me) {
   if (me.ranked) {
     return t("daily.result_ranked", { n: me.total, rank: me.rank, percentile: me.percentile });
   }
+  const p = me.provisional;
+  if (p && p.players === 0) return t("daily.result_provisional_first", { n: me.total });
+  if (p) return t("daily.result_provisional", { n: me.total, rank: p.rank, percentile: p.percentile });
   return t("daily.result_counted", { n: me.total });
 }
 
@@ -109,6 +122,7 @@ function renderResult(data) {
     ? t("daily.your_result")
     : t("daily.your_result_on", { day: formatDay(data.day) });
   $("result-text").textContent = resultText(me);
+  $("result-badge").hidden = !me.provisional;
   let note = "";
   if (me.status === "counted" && !me.eligible) note = t("daily.new_id_note");
   else if (me.status === "practice") note = t("daily.practice_note");
@@ -117,6 +131,7 @@ function renderResult(data) {
   const sharable = (me.status === "counted" || me.status === "practice") && me.total !== null;
   $("share-box").hidden = !sharable;
   if (sharable) $("share-text").textContent = shareText(data);
+  $("share-btn").textContent = t(canShare() ? "daily.share_sheet" : "daily.share");
 }
 
 function renderStreak(data) {
@@ -140,6 +155,8 @@ function renderBoard(data) {
   const board = data.board;
   $("board-summary").textContent = t("daily.players_n", { n: board.players });
   const mine = data.me?.ranked ? data.me.total : null;
+  // An empty board says so in its table: no empty chart above it.
+  $("histogram").hidden = board.players === 0;
   drawHistogram(
     $("histogram"),
     board.histogram.map((b) => ({ total: b.total, count: b.players })),
@@ -179,8 +196,10 @@ function renderBoard(data) {
   body.replaceChildren(...rows);
 }
 
-/** The day's provably fair shuffle: its commitment while the day runs, then a link that
- * checks the published seed and salt (with the cards this browser saw, when it played). */
+/** The day's provably fair shuffle in words: the deal was sealed (its commitment shown
+ * before the first card), the start of the commitment with the whole value under "Full
+ * commitment", and a link to the verify page: with the commitment while the day runs (how to
+ * check it), with the published seed and salt (and the cards this browser saw) after. */
 function renderFairness(data) {
   const box = $("board-fair");
   const fair = data.fairness;
@@ -188,29 +207,42 @@ function renderFairness(data) {
     box.replaceChildren();
     return;
   }
-  if (!fair.seed) {
-    const code = document.createElement("code");
-    code.textContent = fair.commitment.slice(0, 16);
-    code.title = fair.commitment;
-    box.replaceChildren(t("daily.commitment"), " ", code, "…");
-    return;
+  const p = new URLSearchParams({ commitment: fair.commitment, game: "ps" });
+  if (fair.seed) {
+    p.set("seed", fair.seed);
+    p.set("salt", fair.salt);
+    const rec = recordOf(fair.commitment);
+    if (rec) {
+      p.set("before", fair.commitment);
+      if (rec.cards?.length) p.set("cards", rec.cards.join(" "));
+    }
   }
-  const p = new URLSearchParams({ seed: fair.seed, salt: fair.salt, commitment: fair.commitment, game: "ps" });
-  const rec = recordOf(fair.commitment);
-  if (rec) {
-    p.set("before", fair.commitment);
-    if (rec.cards?.length) p.set("cards", rec.cards.join(" "));
-  }
+  const short = document.createElement("code");
+  short.className = "hex";
+  short.textContent = `${fair.commitment.slice(0, 8)}…`;
+  short.title = fair.commitment;
   const a = document.createElement("a");
   a.href = `verify.html#${p}`;
-  a.id = "verify-day";
-  a.textContent = t("daily.verify_day");
-  box.replaceChildren(a);
+  a.id = fair.seed ? "verify-day" : "check-day";
+  a.textContent = t(fair.seed ? "daily.verify_day" : "daily.sealed_check");
+  const line = document.createElement("p");
+  line.className = "sealed";
+  line.append(t(fair.seed ? "daily.sealed_past" : "daily.sealed"), " ", short, " ", a);
+  const details = document.createElement("details");
+  const summary = document.createElement("summary");
+  summary.textContent = t("daily.sealed_full");
+  const full = document.createElement("code");
+  full.className = "hex full";
+  full.id = "commitment-full";
+  full.textContent = fair.commitment;
+  details.append(summary, full);
+  box.replaceChildren(line, details);
 }
 
 function render() {
   const data = state.data;
   if (!data) return;
+  for (const section of document.querySelectorAll(".daily-streak, .daily-name, .daily-board")) section.hidden = false;
   for (const input of document.querySelectorAll("input[name=daily-table]")) input.checked = input.value === state.table;
   renderToday(data);
   renderResult(data);
@@ -237,16 +269,46 @@ function load() {
 function play() {
   run(async () => {
     const answer = await dailyApi.play(state.table);
-    storageSet(DAILY_GAME_KEY, JSON.stringify({ id: answer.game.id, table: state.table, day: answer.day }));
+    // What the Poker Squares screen needs to mark the counted attempt (daily/attempt.js).
+    storageSet(
+      DAILY_GAME_KEY,
+      JSON.stringify({
+        id: answer.game.id,
+        table: state.table,
+        day: answer.day,
+        counted: answer.counted,
+        eligible: answer.eligible,
+      }),
+    );
     window.location.href = "poker-squares.html";
   });
 }
 
-async function copyShare() {
-  const text = $("share-text").textContent;
+/** The system share sheet, where the browser has one that takes text. */
+function canShare() {
+  return typeof navigator.share === "function";
+}
+
+/** Shares the result: the system share sheet (its text and the page's link) where there is
+ * one, else a copy of the text with the link; the status line says which happened. */
+async function shareResult() {
+  const full = $("share-text").textContent;
   const status = $("share-status");
+  status.textContent = "";
+  if (canShare()) {
+    const url = pageLink(state.data);
+    const text = full.endsWith(`\n${url}`) ? full.slice(0, -url.length - 1) : full;
+    try {
+      await navigator.share({ text, url });
+      status.textContent = t("daily.shared");
+      return;
+    } catch (err) {
+      if (err?.name === "AbortError") return; // the player closed the sheet
+      // No sheet after all (not allowed here): copy instead.
+    }
+  }
   try {
-    await navigator.clipboard.writeText(text);
+    await navigator.clipboard.writeText(full);
     status.textContent = t("daily.copied");
   } catch {
     // No clipboard access: select the text so the player can copy it themselves.
@@ -289,7 +351,7 @@ function wire() {
     });
   }
   $("play-btn").addEventListener("click", play);
-  $("share-btn").addEventListener("click", copyShare);
+  $("share-btn").addEventListener("click", shareResult);
   $("name-form").addEventListener("submit", saveName);
   $("day-select").addEventListener("change", (ev) => {
     state.day = ev.target.value || null;

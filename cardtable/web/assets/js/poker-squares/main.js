@@ -11,6 +11,7 @@ import { announce, errorRouter, onShortcuts, showError } from "../core/feedback.
 import { addBundle, t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
 import { playSound } from "../core/sound.js";
+import { askBeforeAssist, renderCountedLine } from "../daily/attempt.js";
 import { addDailyButton, addDailyEndLink } from "../daily/links.js";
 import { createBoard, formatEstimate, lineName } from "./board.js";
 import { bestScoresTable, renderEnd, targetResult } from "./end.js";
@@ -109,6 +110,7 @@ function render() {
     paused: state.paused,
   });
   renderStatus(view);
+  renderCountedLine($("play"), game);
   renderCaption(view);
   renderLegend();
   renderControls(view);
@@ -286,9 +288,11 @@ function place(row, col) {
   });
 }
 
-function undo() {
+async function undo() {
   const game = state.game;
-  if (!game || state.paused || !game.view.can_undo) return;
+  if (!game || state.paused || state.busy || !game.view.can_undo) return;
+  // The daily's counted attempt asks first: an undo makes it practice.
+  if (!(await askBeforeAssist(game, "undo")) || state.game !== game) return;
   const [row, col] = game.view.last_placed;
   const card = game.view.grid[row][col];
   run(async () => {
@@ -301,9 +305,11 @@ function undo() {
   });
 }
 
-function hint() {
+async function hint() {
   const game = state.game;
-  if (!game || state.paused || game.view.is_over) return;
+  if (!game || state.paused || state.busy || game.view.is_over) return;
+  // The daily's counted attempt asks first: a hint makes it practice.
+  if (!(await askBeforeAssist(game, "hint")) || state.game !== game) return;
   run(async () => {
     const answer = await api.hint(game);
     showError(null);
@@ -372,7 +378,8 @@ function wire() {
   });
   const keys = { h: hint, z: undo, p: togglePause, escape: clearSelection };
   for (let col = 0; col < 5; col++) keys[String(col + 1)] = () => jumpToColumn(col);
-  onShortcuts(() => state.screen === "play", keys);
+  // No game keys while a dialog (settings, the daily's question) is open.
+  onShortcuts(() => state.screen === "play" && !document.querySelector("dialog[open]"), keys);
   onLanguageChange(() => (state.screen === "play" ? render() : renderSetup()));
 }
 
