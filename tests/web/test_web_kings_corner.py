@@ -143,7 +143,6 @@ def test_king_corner_and_filled_slot_show_on_the_board(page: Page, live_app: Fas
         before = page_version(page)
         if move == "end":
             page.locator("#end-btn").click()
-            page.locator("#next-btn").click()
             continue
         source, _, target = move.partition(">")
         empty = not state.piles[target]
@@ -227,15 +226,13 @@ def test_undo_by_button_and_key(page: Page, live_app: FastAPI) -> None:
 
 def test_pause_and_hidden_tab_stop_the_computer(page: Page, live_app: FastAPI) -> None:
     line = find_seed(set(), human_first=True)
-    seeded_match(page, live_app, line.seed, speed="fast")
+    # Slow: the computer waits 1.6 s before its first step, time enough to pause it.
+    seeded_match(page, live_app, line.seed, speed="slow")
     settle(page, live_app)
     page.locator("#end-btn").click()
-    expect(page.locator("#next-btn")).to_be_visible()
-    # While the board is on show the computer waits.
-    version = stored_version(live_app, page)
-    page.wait_for_timeout(700)
-    assert stored_version(live_app, page) == version
-    page.locator("#next-btn").click()
+    # One person against the computer: no Next player, the computer's turn just follows.
+    expect(page.locator("#turn-line")).to_contain_text("Computer 2")
+    expect(page.locator("#next-btn")).to_be_hidden()
     page.keyboard.press("p")
     expect(page.locator("#pause-overlay")).to_be_visible()
     expect(page.locator("#pause-btn")).to_have_attribute("aria-pressed", "true")
@@ -274,12 +271,12 @@ def test_reduced_motion_means_instant(new_page: NewPage, live_app: FastAPI) -> N
     settle(page, live_app)
     expect(page.locator("#speed")).to_have_value("instant")
     expect(page.locator("#speed")).to_be_disabled()
-    page.locator("#end-btn").click()
-    expect(page.locator("#next-btn")).to_be_visible()
     before = page_version(page)
-    page.locator("#next-btn").click()
+    page.locator("#end-btn").click()
+    wait_version_change(page, before)
+    expect(page.locator("#next-btn")).to_be_hidden()
     # Slow would wait 1.6 s before the computer's first step; reduced motion does not wait.
-    wait_version_change(page, before, timeout=1.0)
+    wait_version_change(page, page_version(page), timeout=1.0)
 
 
 def test_reload_mid_turn_restores_the_board(page: Page, live_app: FastAPI) -> None:
@@ -438,14 +435,13 @@ def test_keyboard_only_turn(page: Page, live_app: FastAPI) -> None:
     expect(page.locator("#live")).to_contain_text("You:")
     focused = page.evaluate("() => document.activeElement.className")
     assert "hand-card" in focused or "end" in focused
-    # Tab on to End turn, then Next player, all by keyboard.
+    # Tab on to End turn, all by keyboard: the computer plays on by itself.
     for _ in range(30):
         if page.evaluate("() => document.activeElement.id") == "end-btn":
             break
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")
-    expect(page.locator("#next-btn")).to_be_focused()
-    page.keyboard.press("Enter")
+    expect(page.locator("#next-btn")).to_be_hidden()
     table = settle(page, live_app)
     assert table.phase in ("play", "round_over", "match_over")
 
@@ -470,14 +466,13 @@ def computer_turn_then_mine() -> int:
 
 
 def test_keyboard_comes_back_to_the_hand_after_the_computer(page: Page, live_app: FastAPI) -> None:
-    """Playing by keyboard: End turn, Next player (the keyboard waits on Pause; pausing and
-    resuming with it), and once the computer has played the focus is on the hand again."""
-    seeded_match(page, live_app, computer_turn_then_mine(), speed="fast")
+    """Playing by keyboard: End turn (the computer's turn follows; the keyboard waits on Pause,
+    pausing and resuming with it), and once the computer has played the focus is on the hand
+    again."""
+    seeded_match(page, live_app, computer_turn_then_mine(), speed="slow")
     settle(page, live_app)
     expect(page.locator("#hand .hand-card").first).to_be_focused()
     page.locator("#end-btn").focus()
-    page.keyboard.press("Enter")
-    expect(page.locator("#next-btn")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#pause-btn")).to_be_focused()
     page.keyboard.press("Enter")  # pause

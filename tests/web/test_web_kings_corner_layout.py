@@ -38,7 +38,8 @@ def boxes(page: Page, selector: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = page.eval_on_selector_all(
         selector,
         """nodes => nodes.map(n => { const r = n.getBoundingClientRect();
-        return {x: r.x, y: r.y, width: r.width, height: r.height, id: n.dataset.card || n.id}; })""",
+        return {x: r.x, y: r.y, width: r.width, height: r.height,
+                id: n.dataset.card || n.id}; })""",
     )
     return out
 

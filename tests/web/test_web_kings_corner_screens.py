@@ -1,7 +1,7 @@
 """Screenshots of the Kings Corner screen at desktop (1280x800) and phone (390x844) size in both
 languages, saved under test-artifacts/screenshots/ for a person to look at: settings, the table
-mid-turn, a card and a pile chosen with their outlines, the Next-player step, a computer turn
-in progress, pause, the hand-off, the end of a round and of a match. Each state also passes
+mid-turn, a card and a pile chosen with their outlines, a computer turn in progress (it follows
+End turn by itself), pause, the hand-off, the end of a round and of a match. Each state also passes
 axe-core (no violation of any impact, the experimental label-content rule on) and, on a
 phone, has tap targets of at least 44x44 px inside `<main>`."""
 
@@ -76,12 +76,12 @@ def test_kings_corner_screenshots(
     look("pile-chosen")
     page.keyboard.press("Escape")
 
-    # End the turn: the Next-player step, then the computer at slow speed.
-    page.locator("#end-btn").click()
-    expect(page.locator("#next-btn")).to_be_visible()
-    look("next-player")
+    # End the turn: against the computer its turn follows at once, at slow speed.
     version = page_version(page)
-    page.locator("#next-btn").click()
+    page.locator("#end-btn").click()
+    expect(page.locator("#table")).not_to_have_attribute("data-version", str(version))
+    expect(page.locator("#next-btn")).to_be_hidden()
+    version = page_version(page)
     expect(page.locator("#table")).not_to_have_attribute("data-version", str(version))
     shot(page, screenshot_dir, f"computer-turn-{tag}")  # moving: checked once paused
     page.keyboard.press("p")
