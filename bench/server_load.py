@@ -95,25 +95,44 @@ def durable_app(data: Path) -> Any:
     return app
 
 
-def serve(kind: str, port: int, data: str) -> None:
+def serve(
+    kind: str, port: int, data: str, workers: int = 1, loop: str = "asyncio", http: str = "h11"
+) -> None:
     """Run one server in this process (the benchmark starts three of these), with the
-    settings `cardtable serve` uses (`cardtable.server.core.serving.uvicorn_config`)."""
+    settings `cardtable serve` uses (`cardtable.server.core.serving.uvicorn_config`); the game
+    server exactly as `cardtable serve --workers N` runs it."""
     import uvicorn
 
+    from cardtable.cli.serve_workers import run, settings_from
     from cardtable.server import Settings, create_app
     from cardtable.server.core.serving import uvicorn_config
 
-    # Rate limits off: one benchmark client makes hundreds of requests a second.
+    if kind == "app":
+        # Rate limits off: one benchmark client makes hundreds of requests a second.
+        options: dict[str, Any] = {
+            "data": data, "forwarded_allow_ips": [], "max_connections": None,
+            "request_timeout": 10.0, "player_rate": None, "search_rate": 2.0, "signup_rate": None,
+        }  # fmt: skip
+        if workers > 1:
+            run(options, host=HOST, port=port, workers=workers, access_log=False,
+                log_level="warning")  # fmt: skip
+            return
+        settings = settings_from(options)
+        config = uvicorn_config(
+            create_app(settings), settings, host=HOST, port=port, access_log=False,
+            log_level="warning", loop=loop,
+        )  # fmt: skip
+        if http == "httptools":  # to measure the parser only: without the guards
+            config.http = "httptools"
+        uvicorn.Server(config).run()
+        return
     settings = Settings(data_dir=Path(data), player_rate=None, signup_rate=None)
-    if kind == "bare":
-        app = bare_app()
-    elif kind == "durable":
-        app = durable_app(Path(data))
-    else:
-        app = create_app(settings)
+    app = bare_app() if kind == "bare" else durable_app(Path(data))
     config = uvicorn_config(
-        app, settings, host=HOST, port=port, access_log=False, log_level="warning"
+        app, settings, host=HOST, port=port, access_log=False, log_level="warning", loop=loop
     )
+    if http == "httptools":
+        config.http = "httptools"
     uvicorn.Server(config).run()
 
 
@@ -126,11 +145,17 @@ def free_port() -> int:
 
 @contextmanager
 def server(
-    kind: str, data: Path, database_url: str | None = None, timeout: float = 30.0
+    kind: str,
+    data: Path,
+    database_url: str | None = None,
+    timeout: float = 60.0,
+    workers: int = 1,
+    extra: Sequence[str] = (),
 ) -> Iterator[tuple[int, int]]:
     """Start one server; yield its (port, process id)."""
     port = free_port()
-    cmd = [sys.executable, "-m", "bench.server_load", "--serve", kind, "--port", str(port)]
+    cmd = [sys.executable, "-m", "bench.server_load", "--serve", kind, "--port", str(port),
+           "--workers", str(workers), *extra]  # fmt: skip
     env = dict(os.environ)
     env.pop("DATABASE_URL", None)
     if database_url is not None:
@@ -354,12 +379,23 @@ def databases(postgres: bool, url: str | None) -> Iterator[tuple[str | None, str
 
 
 def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of process ``pid`` so far (Linux /proc; 0 elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User and system CPU time so far of process ``pid`` and every process below it that is
+    still running (a server's workers and search pool; Linux /proc; 0 elsewhere)."""
+    stats: dict[int, list[str]] = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if entry.isdigit():
+            try:
+                stats[int(entry)] = (
+                    Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
+                )
+            except OSError:
+                continue
+    tree, todo = set(), [pid]
+    while todo:
+        tree.add(p := todo.pop())
+        todo += [c for c, fields in stats.items() if int(fields[1]) == p and c not in tree]
+    ticks = sum(int(stats[p][11]) + int(stats[p][12]) for p in tree if p in stats)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 @contextmanager
@@ -393,6 +429,8 @@ def measure(
     postgres: bool = False,
     database_url: str | None = None,
     profile: Path | None = None,
+    workers: int = 1,
+    extra: Sequence[str] = (),
 ) -> dict[str, list[dict[str, float]]]:
     results: dict[str, list[dict[str, float]]] = {"move": [], "durable": [], "bare": []}
     data = Path(tempfile.mkdtemp(prefix="cardtable-bench-"))
@@ -401,9 +439,15 @@ def measure(
     try:
         with (
             databases(postgres, database_url) as (app_db, durable_db),
-            server("app", data / "app", app_db) as (app_port, app_pid),
-            server("durable", data / "durable", durable_db) as (durable_port, durable_pid),
-            server("bare", data / "bare") as (bare_port, bare_pid),
+            server("app", data / "app", app_db, workers=workers, extra=extra) as (
+                app_port,
+                app_pid,
+            ),
+            server("durable", data / "durable", durable_db, extra=extra) as (
+                durable_port,
+                durable_pid,
+            ),
+            server("bare", data / "bare", extra=extra) as (bare_port, bare_pid),
         ):
             players = asyncio.run(new_players(app_port, max(levels)))
             for clients in levels:
@@ -429,10 +473,11 @@ def measure(
     return results
 
 
-def report(results: dict[str, list[dict[str, float]]], store: str) -> str:
+def report(results: dict[str, list[dict[str, float]]], store: str, workers: int = 1) -> str:
     lines = [
         f"Poker Squares move vs one durable write vs a constant (store: {store}); "
-        f"uvicorn as `cardtable serve` runs it, 1 worker, loopback, {os.cpu_count()} CPUs",
+        f"uvicorn as `cardtable serve` runs it, game server {workers} worker(s), the floors "
+        f"1, loopback, {os.cpu_count()} CPUs",
         f"{'clients':>7}  {'server':<8} {'requests':>8} {'errors':>6} {'req/s':>8} "
         f"{'p50 ms':>8} {'p99 ms':>8} {'CPU ms/req':>10}",
     ]
@@ -502,12 +547,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a postgresql:// URL both stores use (default: DATABASE_URL, else SQLite)",
     )
     parser.add_argument("--profile", type=Path, help="sample the game server with py-spy")
+    parser.add_argument(
+        "--loop", choices=["asyncio", "uvloop"], default="asyncio", help="the servers' event loop"
+    )
+    parser.add_argument(
+        "--http",
+        choices=["h11", "httptools"],
+        default="h11",
+        help="the servers' HTTP parser (httptools: without the connection guards, to measure)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="game server worker processes (1; >1 needs PostgreSQL)",
+    )
     parser.add_argument("--serve", choices=["app", "bare", "durable"], help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--data", default="data", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
-        serve(args.serve, args.port, args.data)
+        serve(args.serve, args.port, args.data, args.workers, args.loop, args.http)
         return 0
     levels = [int(x) for x in args.levels.split(",")]
     if not levels or min(levels) < 1 or max(levels) > 256:
@@ -522,9 +582,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         postgres=args.postgres,
         database_url=url,
         profile=args.profile,
+        workers=args.workers,
+        extra=["--loop", args.loop, "--http", args.http],
     )
     store = "PostgreSQL" if args.postgres or url else "SQLite (WAL)"
-    print(report(results, store))
+    print(report(results, store, args.workers))
+    print(f"servers: loop {args.loop}, parser {args.http}; load average {os.getloadavg()}")
     if args.profile is not None:
         for clients in levels:
             print(hot_frames(args.profile / f"move-{clients}.txt"))

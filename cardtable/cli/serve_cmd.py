@@ -20,6 +20,13 @@ def _rate(text: str) -> float | None:
     return value or None
 
 
+def _workers(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError("between 1 and 64 worker processes")
+    return value
+
+
 def register(sub: Any) -> None:
     serve = sub.add_parser(
         "serve",
@@ -72,36 +79,51 @@ def register(sub: Any) -> None:
         metavar="R",
         help="new player ids per second per client address, 0 for no limit (1)",
     )
+    serve.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        metavar="N",
+        help="server processes sharing the port (1); more than 1 uses more cores, see README",
+    )
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
     serve.set_defaults(func=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    import sys
 
-    from cardtable.server import Settings, create_app
-    from cardtable.server.core.serving import quiet_logs, uvicorn_config
+    from cardtable.cli.serve_workers import run, settings_from
 
-    settings = Settings(
-        data_dir=args.data,
-        forwarded_allow_ips=tuple(
+    options = {
+        "data": str(args.data),
+        "forwarded_allow_ips": [
             ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip()
-        ),
-        max_connections=args.max_connections,
-        request_timeout=args.request_timeout,
-        player_rate=args.player_rate,
-        search_rate=args.hint_rate,
-        signup_rate=args.signup_rate,
-    )
+        ],
+        "max_connections": args.max_connections,
+        "request_timeout": args.request_timeout,
+        "player_rate": args.player_rate,
+        "search_rate": args.hint_rate,
+        "signup_rate": args.signup_rate,
+    }
+    settings = settings_from(options)
+    if args.workers > 1 and not settings.uses_postgres:
+        # With SQLite a live move reaches the other processes' sockets only through the
+        # 2-second poll, and every write waits for the one file lock: refuse, say why.
+        print(
+            "cardtable: --workers needs PostgreSQL (set DATABASE_URL=postgresql://...); "
+            "with SQLite, serve with one worker",
+            file=sys.stderr,
+        )
+        return 2
     where = "PostgreSQL (DATABASE_URL)" if settings.uses_postgres else str(settings.sqlite_path)
-    print(f"cardtable: serving http://{args.host}:{args.port}/ (games saved in {where})")
-    config = uvicorn_config(
-        create_app(settings),
-        settings,
+    workers = f" by {args.workers} worker processes" if args.workers > 1 else ""
+    print(f"cardtable: serving http://{args.host}:{args.port}/{workers} (games saved in {where})")
+    run(
+        options,
         host=args.host,
         port=args.port,
+        workers=args.workers,
         access_log=not args.no_access_log,
     )
-    quiet_logs()  # after the config: building it sets up uvicorn's logging
-    uvicorn.Server(config).run()
     return 0

@@ -30,12 +30,27 @@ class Cluster:
         return httpx.Client(base_url=process.base, timeout=10)
 
     def logs(self) -> str:
-        return self.a.output() + self.b.output()
+        return self.a.output() + (self.b.output() if self.b is not self.a else "")
 
 
-@pytest.fixture(scope="package")
-def cluster(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+@pytest.fixture(scope="package", params=["processes", "workers"])
+def cluster(
+    request: pytest.FixtureRequest, postgres_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Cluster]:
+    """``processes``: two `cardtable serve` processes, A and B. ``workers``: one
+    `cardtable serve --workers 2`, A and B both being its one address (each connection
+    lands on whichever worker accepts it, so the devices' sockets and moves cross workers
+    as they would in production)."""
     root: Path = tmp_path_factory.mktemp("online-multi")
+    if request.param == "workers":
+        with fresh_schema(postgres_url) as url:
+            one = ServeProcess(root / "w", root / "w.log", url, workers=2)
+            try:
+                one.start(90)
+                yield Cluster(url, one, one)
+            finally:
+                one.stop()
+        return
     with fresh_schema(postgres_url) as url:
         a = ServeProcess(root / "a", root / "a.log", url)
         b = ServeProcess(root / "b", root / "b.log", url)

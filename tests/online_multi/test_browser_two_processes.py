@@ -35,6 +35,8 @@ def guard() -> Iterator[ConsoleGuard]:
     assert not guard.errors, "JavaScript errors:\n" + "\n".join(guard.errors)
 
 
+# Two processes only: the API tests (test_two_processes.py) run against two workers too.
+@pytest.mark.parametrize("cluster", ["processes"], indirect=True)
 def test_a_round_with_the_devices_on_two_processes(
     browser: Browser, cluster: Cluster, guard: ConsoleGuard
 ) -> None:

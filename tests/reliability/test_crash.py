@@ -87,9 +87,11 @@ class Load:
         return r.json()
 
 
-def crash_and_recover(tmp_path: Path, database_url: str | None, seed: int) -> None:
+def crash_and_recover(
+    tmp_path: Path, database_url: str | None, seed: int, *, workers: int = 1
+) -> None:
     rng = random.Random(seed)
-    server = ServeProcess(tmp_path / "data", tmp_path / "serve.log", database_url)
+    server = ServeProcess(tmp_path / "data", tmp_path / "serve.log", database_url, workers=workers)
     base = server.start()
     try:
         players = [httpx.post(f"{base}/api/players").json()["player_id"] for _ in range(THREADS)]
@@ -192,3 +194,11 @@ def test_sigkill_mid_load_loses_no_acknowledged_move_on_postgresql(
 ) -> None:
     with fresh_schema(postgres_url) as url:
         crash_and_recover(tmp_path, url, 3)
+
+
+def test_sigkill_of_two_workers_mid_load_loses_no_acknowledged_move(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """`cardtable serve --workers 2`, the supervisor and both workers killed at once."""
+    with fresh_schema(postgres_url) as url:
+        crash_and_recover(tmp_path, url, 4, workers=2)

@@ -19,20 +19,30 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class ServeProcess:
-    def __init__(self, data: Path, log: Path, database_url: str | None = None) -> None:
+    def __init__(
+        self, data: Path, log: Path, database_url: str | None = None, *, workers: int = 1
+    ) -> None:
         self.data, self.log, self.database_url = data, log, database_url
+        self.workers = workers
         self.proc: subprocess.Popen[bytes] | None = None
         self.base = ""
 
-    def start(self, timeout: float = 60.0) -> str:
+    def start(self, timeout: float | None = None) -> str:
+        # Workers import the site side by side: on a busy machine that takes a while.
+        timeout = timeout or (60.0 if self.workers == 1 else 150.0)
         port = free_port()
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
         if self.database_url is not None:
             env["DATABASE_URL"] = self.database_url
         cmd = [sys.executable, "-m", "cardtable.cli.main", "serve", "--host", "127.0.0.1",
-               "--port", str(port), "--data", str(self.data)]  # fmt: skip
+               "--port", str(port), "--data", str(self.data),
+               "--workers", str(self.workers)]  # fmt: skip
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=out)
+            # Its own process group: with workers, a crash kills the supervisor and every
+            # worker at once (`kill`).
+            self.proc = subprocess.Popen(
+                cmd, cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True
+            )
         self.base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + timeout
         while True:
@@ -54,9 +64,13 @@ class ServeProcess:
         return self.proc.pid
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown handler runs, as in a crash or an OOM kill."""
+        """SIGKILL: no shutdown handler runs, as in a crash or an OOM kill. With workers, the
+        supervisor and its workers together (the whole machine or container going down)."""
         if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
+            if self.workers > 1:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            else:
+                os.kill(self.proc.pid, signal.SIGKILL)
             self.proc.wait(15)
 
     def stop(self) -> None:

@@ -360,19 +360,13 @@ def websocket_options(settings: Settings) -> dict[str, Any]:
     }
 
 
-def uvicorn_config(
-    app: Any,
-    settings: Settings,
-    *,
-    host: str,
-    port: int,
-    access_log: bool = True,
-    log_level: str = "info",
-) -> uvicorn.Config:
-    http, live = connection_budgets(settings)
+def http_protocol(settings: Settings) -> type[GuardedH11Protocol]:
+    """The HTTP protocol class of one server process, with its own connection set, cap,
+    request deadline and handshake buckets."""
+    http, _ = connection_budgets(settings)
     trusted = list(settings.forwarded_allow_ips)
     rate, burst = settings.online.live_handshake_rate, settings.online.live_handshake_burst
-    protocol = type(
+    return type(
         "CardtableH11Protocol",
         (GuardedH11Protocol,),
         {
@@ -384,11 +378,42 @@ def uvicorn_config(
             "refused_handshakes": 0,
         },
     )
+
+
+def uvicorn_config(
+    app: Any,
+    settings: Settings,
+    *,
+    host: str,
+    port: int,
+    access_log: bool = True,
+    log_level: str = "info",
+    workers: int = 1,
+    loop: str = "asyncio",
+) -> uvicorn.Config:
+    """The whole uvicorn configuration. With ``workers`` > 1, ``app`` is the import string of
+    an app factory and the protocols are named by import string too (`cardtable.cli.
+    serve_workers`): each worker process builds its own app, caps and buckets from the same
+    settings, since uvicorn starts workers by *spawn* and a class made here cannot travel."""
+    http, live = connection_budgets(settings)
+    trusted = list(settings.forwarded_allow_ips)
+    options: dict[str, Any] = {"http": http_protocol(settings), **websocket_options(settings)}
+    if workers > 1:
+        options |= {
+            "http": "cardtable.cli.serve_workers:http_protocol",
+            "ws": "cardtable.cli.serve_workers:ws_protocol",
+            "factory": True,
+            "workers": workers,
+            # The supervisor pings each worker and restarts one that does not answer in
+            # time; a worker importing the site on a busy machine takes more than uvicorn's
+            # 5 s, and was killed and restarted for ever.
+            "timeout_worker_healthcheck": 60,
+        }
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        http=protocol,
+        loop=loop,
         log_level=log_level,
         access_log=access_log,
         server_header=False,
@@ -401,5 +426,5 @@ def uvicorn_config(
         timeout_keep_alive=settings.keep_alive_timeout,
         timeout_graceful_shutdown=10,
         backlog=min(2048, http + live),
-        **websocket_options(settings),
+        **options,
     )

@@ -146,3 +146,52 @@ def test_the_last_app_to_stop_stops_the_search_pool(
     # The next app to search starts a new pool.
     with TestClient(create_app(settings)) as client:
         assert client.app.state.runtime.admission.run(os.getpid) not in workers  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_no_worker_remains_after_the_supervisor_stops(
+    tmp_path: Path, postgres_url: str, how: str
+) -> None:
+    """`cardtable serve --workers 2`: after SIGTERM the supervisor stops its workers; after
+    SIGKILL (the supervisor alone) each worker sees its parent gone and shuts itself down
+    gracefully, its search pool with it."""
+    from tests.support.postgres import fresh_schema
+
+    with fresh_schema(postgres_url) as url:
+        server = ServeProcess(tmp_path / "data", tmp_path / "serve.log", url, workers=2)
+        base = server.start(120)  # two workers import the site side by side
+        try:
+            hint(base)
+            before = descendants(server.pid)
+            workers = [
+                p for p, cmd in before.items() if "spawn_main" in cmd and p in children(server.pid)
+            ]
+            assert len(workers) == 2, before
+            os.kill(server.pid, getattr(signal, how))
+            assert server.proc is not None
+            server.proc.wait(15)
+            left, _ = wait_gone(list(before), timeout=15)
+        finally:
+            server.kill()
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        assert not left, f"left after {how}: {[before[p] for p in left]}"
+        log = server.output()
+        assert log.count("Application shutdown complete") == 2, log[-2000:]
+        if how == "SIGTERM":
+            # (After a SIGKILL the supervisor's resource tracker, left alone, unlinks what the
+            # workers' pools had registered and says so: that is its job.)
+            assert "leaked semaphore" not in log, log[-2000:]
+
+
+def children(pid: int) -> set[int]:
+    return {
+        int(entry) for entry in os.listdir("/proc") if entry.isdigit() and _parent(entry) == pid
+    }
+
+
+def _parent(entry: str) -> int:
+    try:
+        return int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return -1

@@ -101,3 +101,15 @@ def test_the_api_on_postgresql(postgres_url: str) -> None:
             assert stale["code"] == "stale_version" and stale["current"] == game
             kc = api.kc_new()
             assert api.get("/api/continue")["kings_corner"] == kc
+
+
+def test_several_workers_need_postgresql(tmp_path: Path) -> None:
+    """With SQLite a live move would reach another worker's sockets only by the 2 s poll:
+    `--workers 2` is refused, with the reason, before anything is served."""
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    cmd = [sys.executable, "-m", "cardtable.cli.main", "serve", "--port", str(free_port()),
+           "--data", str(tmp_path / "data"), "--workers", "2"]  # fmt: skip
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--workers needs PostgreSQL" in done.stderr
+    assert not (tmp_path / "data").exists()
