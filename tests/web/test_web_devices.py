@@ -329,6 +329,12 @@ def test_recovery_file_restores_the_record_elsewhere(
     with d.expect_file_chooser() as chooser:
         d.locator("label[for=dv-restore-file]").click()
     chooser.value.set_files(str(path))
+    # Asked first, saying what the file does (this browser has no games of its own to lose);
+    # nothing reloads before the answer.
+    confirm = d.locator(".devices-confirm")
+    expect(confirm).to_contain_text("このファイルの記録を復元しますか")
+    check_dialog(d, "settings, restore question (ja, phone)", phone=True)
+    confirm.get_by_role("button", name="続ける").click()
     d.wait_for_load_state("load")
     wait_placed(d, 2)
     assert grid_cards(d) == grid_cards(a)

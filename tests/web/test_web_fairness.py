@@ -7,6 +7,7 @@ is reported."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -70,9 +71,13 @@ def verified(page: Page, lang: str) -> None:
     expect(page.locator("#verdict")).to_have_text(STRINGS[lang]["fair.verified"])
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
-def test_verify_a_finished_poker_squares_deal(new_page: NewPage, lang: str) -> None:
-    page = new_page(phone=True, locale="ja-JP" if lang == "ja" else "en-US")
+@pytest.mark.parametrize(
+    ("lang", "phone"), [("en", True), ("ja", True), ("en", False), ("ja", False)]
+)
+def test_verify_a_finished_poker_squares_deal(
+    new_page: NewPage, lang: str, phone: bool, screenshot_dir: Path
+) -> None:
+    page = new_page(phone=phone, locale="ja-JP" if lang == "ja" else "en-US")
     start_deal(page)
     for i in range(25):
         page.locator(cell(page, i // 5, i % 5)).click()
@@ -88,10 +93,25 @@ def test_verify_a_finished_poker_squares_deal(new_page: NewPage, lang: str) -> N
     deck = [str(c) for c in fairness.fair_deck(seed)]
     assert values["cards"].split() == deck[:25] and "any" not in values
     assert checks(page) == {"commitment": "true", "before": "true", "cards": "true"}
-    expect(page.locator("#dealt")).to_have_text(" ".join(deck[:25]))
-    expect(page.locator("#deck")).to_have_text(" ".join(deck))
-    check_screen(page, f"verify a deal ({lang})", phone=True)
+    # Cards as people read them, each named once for screen readers; no raw notation.
+    expect(page.locator("#dealt")).to_have_text(shown(deck[:25]))
+    expect(page.locator("#deck")).to_have_text(shown(deck))
+    names = chips_named(page, "#dealt")
+    assert len(names) == 25 and all(names)
+    if lang == "en":
+        rank = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+        suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+        code = deck[0]
+        assert names[0] == f"{rank.get(code[0], code[0])} of {suit[code[1]]}"
+    # The page checked by itself; the values are folded away, for experts a short how-to.
+    expect(page.locator("#values-box")).not_to_have_attribute("open", "")
+    expect(page.locator("#f-seed")).to_be_hidden()
+    expect(page.locator(".experts summary")).to_have_text(STRINGS[lang]["fair.experts"])
+    size = "phone" if phone else "desktop"
+    page.screenshot(path=str(screenshot_dir / f"verify-ps-{lang}-{size}.png"), full_page=True)
+    check_screen(page, f"verify a deal ({lang}, {size})", phone=phone)
     # A changed card is caught, and so is a commitment the seed and salt do not give.
+    page.locator("#values-box summary").click()
     page.locator("#f-cards").fill(" ".join([deck[1], deck[0], *deck[2:25]]))
     page.locator("#verify-btn").click()
     expect(page.locator("#checks li[data-check=cards]")).to_have_attribute("data-ok", "false")
@@ -103,6 +123,21 @@ def test_verify_a_finished_poker_squares_deal(new_page: NewPage, lang: str) -> N
     page.locator("#f-seed").fill("not hex")
     page.locator("#verify-btn").click()
     expect(page.locator("#error")).to_contain_text("seed must be 64 lowercase hex digits")
+
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def shown(codes: list[str]) -> str:
+    """Cards as the verify page writes them: "J♠ 10♥" for "JS TH"."""
+    return " ".join(("10" if c[0] == "T" else c[0]) + SUITS[c[1]] for c in codes)
+
+
+def chips_named(page: Page, selector: str) -> list[str]:
+    """The spoken name of each card chip under ``selector``."""
+    return page.locator(f"{selector} .card-chip").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
 
 
 def post(page: Page, path: str, headers: dict[str, str], body: Any) -> Any:
@@ -161,8 +196,8 @@ def test_verify_a_finished_kings_corner_round(
     deck = [str(c) for c in fairness.fair_deck(values["seed"])]
     assert set(deck[:7]) <= set(values["hand"].split())
     assert checks(page) == {"commitment": "true", "before": "true", "hand": "true"}
-    expect(page.locator("#dealt")).to_have_text(" ".join(deck[:7]))
-    expect(page.locator("#centre")).to_have_text(" ".join(deck[14:18]))
+    expect(page.locator("#dealt")).to_have_text(shown(deck[:7]))
+    expect(page.locator("#centre")).to_have_text(shown(deck[14:18]))
     expect(page.locator("#round-label")).to_have_text(
         STRINGS[lang]["fair.round"].replace("{round}", "1")
     )

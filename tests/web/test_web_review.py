@@ -71,8 +71,9 @@ def test_poker_squares_review_from_the_end_screen(
     expect(page.locator("#review")).to_be_visible(timeout=REVIEW_TIMEOUT)
     total = page.request.get(f"/api/poker-squares/games/{game['id']}", headers=headers).json()
     total = total["view"]["total"]
-    expect(page.locator("[data-fact='score'] dd")).to_have_text(str(total))
+    expect(page.locator("[data-fact='score'] .fact-value")).to_have_text(str(total))
     assert step_title(page) == "Placement 1 of 25"
+    check_review_words(page, review_of(page, headers, game["id"]), "en")
     # Keys from anywhere on the page, the buttons, the slider.
     page.locator("#review-title").click()
     page.keyboard.press("End")
@@ -107,26 +108,103 @@ def test_poker_squares_review_from_the_end_screen(
     check_screen(page, "poker squares review (en, desktop)", phone=False)
 
 
-@pytest.mark.parametrize("table", ["british"])
-def test_poker_squares_review_in_japanese_on_a_phone(
-    new_page: NewPage, screenshot_dir: Path, table: str
+@pytest.mark.parametrize(
+    ("lang", "phone", "table"),
+    [("ja", True, "british"), ("en", True, "american"), ("ja", False, "american")],
+)
+def test_poker_squares_review_in_both_languages_on_phone_and_desktop(
+    new_page: NewPage, screenshot_dir: Path, lang: str, phone: bool, table: str
 ) -> None:
-    page = new_page(phone=True, locale="ja-JP")
+    page = new_page(phone=phone, locale="ja-JP" if lang == "ja" else "en-US")
     headers = new_player(page)
     game = ps_deal(page, headers, 25, table)
     page.goto(f"/ps-review.html?game={game['id']}")
     expect(page.locator("#review")).to_be_visible(timeout=REVIEW_TIMEOUT)
-    expect(page.locator("#review-title")).to_have_text("ディールの検討")
-    expect(page.locator("#step-title")).to_have_text("配置 1 / 25")
-    expect(page.locator("[data-fact='table'] dd")).to_have_text("英国式")
+    words = WORDS[lang]
+    expect(page.locator("#review-title")).to_have_text(
+        "配札の検討" if lang == "ja" else "Deal review"
+    )
+    expect(page.locator("#step-title")).to_have_text(words["title"].format(n=1))
+    name = {
+        "british": {"ja": "英国式", "en": "British"},
+        "american": {"ja": "米国式", "en": "American"},
+    }
+    expect(page.locator("[data-fact='table'] .fact-value")).to_have_text(name[table][lang])
     page.locator("#next-btn").click()
-    expect(page.locator("#live")).to_contain_text("配置 2 / 25")
+    expect(page.locator("#live")).to_contain_text(words["title"].format(n=2))
+    check_review_words(page, review_of(page, headers, game["id"]), lang)
     no_overflow(page)
-    page.screenshot(path=str(screenshot_dir / "review-ps-ja-phone.png"), full_page=True)
-    check_screen(page, "poker squares review (ja, phone)", phone=True)
+    # A step where the chosen cell was not the best: its reason on screen.
+    review = review_of(page, headers, game["id"])
+    off = next((s for s in review["steps"] if s["chosen"] != s["best"]), review["steps"][0])
+    page.locator("#step-slider").fill(str(off["index"] + 1))
+    size = "phone" if phone else "desktop"
+    page.screenshot(path=str(screenshot_dir / f"review-ps-{lang}-{size}.png"), full_page=True)
+    check_screen(page, f"poker squares review ({lang}, {size})", phone=phone)
     # Shown again at once: stored.
     page.reload()
     expect(page.locator("#review")).to_be_visible(timeout=5_000)
+
+
+WORDS = {
+    "en": {
+        "title": "Placement {n} of 25",
+        "best": "the engine's choice too",
+        "equal": "as good as the best",
+        "lost": "{n} point",
+        "put": "You put ",
+        "good": "{good} of 25 placements",
+        "facts": ["Points from your ten lines", "hint engine scores", "engine's estimate"],
+    },
+    "ja": {
+        "title": "配置 {n} / 25",
+        "best": "エンジンと同じ選択です",
+        "equal": "最善と同じくらい良い手です",
+        "lost": "{n}点の損",
+        "put": "に置きました",
+        "good": "25回の配置のうち{good}回",
+        "facts": ["10本の列", "ヒントエンジンが置いたとき", "エンジンが見積もった"],
+    },
+}
+
+
+def review_of(page: Page, headers: dict[str, str], game_id: str) -> Any:
+    answer = page.request.get(f"/api/review/poker-squares/{game_id}", headers=headers).json()
+    assert answer["state"] == "done"
+    return answer["review"]
+
+
+def check_review_words(page: Page, review: Any, lang: str) -> None:
+    """Every figure has its line of meaning, the accuracy is the server's, and each of the
+    25 verdicts says where the card went and why, never "0.0 lost"."""
+    words = WORDS[lang]
+    accuracy = review["accuracy"]
+    fact = page.locator("[data-fact='accuracy']")
+    expect(fact.locator(".fact-value")).to_have_text(f"{accuracy['percent']}%")
+    expect(fact.locator(".fact-note")).to_contain_text(words["good"].format(good=accuracy["good"]))
+    for key, text in zip(("score", "par", "expected_loss"), words["facts"], strict=True):
+        expect(page.locator(f"[data-fact='{key}'] .fact-note")).to_contain_text(text)
+    expect(page.locator("[data-fact='vs_par'] .fact-note")).not_to_be_empty()
+    if page.locator("#first-btn").is_enabled():
+        page.locator("#first-btn").click()
+    for n, step in enumerate(review["steps"], start=1):
+        expect(page.locator("#step-title")).to_have_text(words["title"].format(n=n))
+        verdict = page.locator("#step-verdict")
+        text = verdict.inner_text()
+        assert words["put"] in text, text
+        assert "0.0" not in text, text
+        # The card is a chip named for screen readers ("9 of spades"), its face "9♠".
+        chip = verdict.locator(".card-chip")
+        expect(chip).to_have_count(1)
+        assert chip.get_attribute("role") == "img" and chip.get_attribute("aria-label")
+        if step["chosen"] == step["best"]:
+            assert words["best"] in text, text
+        elif step["loss"] < 0.05:
+            assert words["equal"] in text, text
+        else:
+            assert words["lost"].format(n=f"{step['loss']:.1f}") in text, text
+        if n < 25:
+            page.locator("#next-btn").click()
 
 
 def test_a_deal_in_progress_shows_no_review(page: Page, console_guard: ConsoleGuard) -> None:
@@ -171,15 +249,16 @@ def test_kings_corner_replay_steps_through_every_turn(
     headers = new_player(page)
     game = kc_round(page, headers)
     page.goto(f"/kc-replay.html?game={game['id']}&round=1")
-    expect(page.locator("#replay")).to_be_visible()
+    expect(page.locator("#replay")).to_be_visible(timeout=REVIEW_TIMEOUT)
+    expect(page.locator("#replay-wait")).to_be_hidden()
     title = "Replay of round 1" if lang == "en" else "ラウンド1の再生"
     expect(page.locator("#replay-title")).to_have_text(title)
     expect(page.locator("#hands .kr-hand")).to_have_count(3)
-    expect(page.locator("#advice tbody tr")).to_have_count(3)
+    check_advice(page, headers, game["id"], lang)
     page.locator("#replay-title").click()
     page.keyboard.press("ArrowRight")
     expect(page.locator("#step-slider")).to_have_value("1")
-    expect(page.locator(".kr-pile.landed, .kr-hand.to-play")).not_to_have_count(0)
+    expect(page.locator(".pile.landed, .kr-hand.to-play")).not_to_have_count(0)
     page.screenshot(
         path=str(screenshot_dir / f"review-kc-{lang}-{'phone' if phone else 'desktop'}.png"),
         full_page=True,
@@ -197,12 +276,49 @@ def test_kings_corner_replay_steps_through_every_turn(
         )
         assert shown == [str(c) for c in hand]
     for name, pile in state.piles.items():
-        shown = page.locator(f".kr-pile[data-pile='{name}'] [data-card]").evaluate_all(
-            "els => els.map(e => e.dataset.card)"
-        )
-        assert shown == [str(c) for c in pile]
+        slot = page.locator(f"#piles .kr-slot[data-pile='{name}']")
+        assert (slot.get_attribute("data-cards") or "").split() == [str(c) for c in pile]
+        # The cross shows the pile's first and top cards, as the table does.
+        faces = slot.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        assert faces == [str(c) for c in pile][:1] + [str(c) for c in pile][1:][-1:]
     expect(page.locator("#next-btn")).to_be_disabled()
     no_overflow(page)
+
+
+ADVICE = {
+    "en": {"you": "The strong computer in your place", "won": "{n} (won)"},
+    "ja": {"you": "あなたの立場なら強いコンピューターは", "won": "{n}（勝ち）"},
+}
+
+
+def check_advice(page: Page, headers: dict[str, str], game_id: str, lang: str) -> None:
+    """The person's turns played unlike the strong computer show both lines' penalties at the
+    round's end (played on the same way), as the server worked them out; every title names
+    the person naturally (never "You's")."""
+    replay = page.request.get(f"/api/review/kings-corner/{game_id}/rounds/1", headers=headers)
+    turns = replay.json()["turns"]
+    step = 1
+    shown = 0
+    for turn in turns:
+        if turn["seat"] == 0 and not turn["same"] and shown < 2:
+            page.locator("#step-slider").fill(str(step))
+            expect(page.locator("#advice-title")).to_have_text(ADVICE[lang]["you"])
+            rows = page.locator("#advice tbody tr")
+            expect(rows).to_have_count(3 if turn["outcome"] else 2)
+            if turn["outcome"]:
+                cells = rows.nth(0).locator("td")
+                for k, line in enumerate(("played", "suggested")):
+                    end = turn["outcome"][line]
+                    want = "–" if end is None else str(end["penalty"])
+                    if end and end["won"]:
+                        want = ADVICE[lang]["won"].format(n=end["penalty"])
+                    expect(cells.nth(k)).to_have_text(want)
+                expect(page.locator("#advice-round-note")).to_be_visible()
+            shown += 1
+        step += len(turn["moves"])
+    assert shown, "no turn of the person differed from the strong computer"
+    assert "You's" not in page.content() and "Youの" not in page.content()
+    page.locator("#step-slider").fill("0")
 
 
 def test_kings_corner_replay_from_the_round_end(page: Page, live_app: FastAPI) -> None:
@@ -211,7 +327,7 @@ def test_kings_corner_replay_from_the_round_end(page: Page, live_app: FastAPI) -
     link = page.locator("#replay-round-btn")
     expect(link).to_be_visible()
     link.click()
-    expect(page.locator("#replay")).to_be_visible()
+    expect(page.locator("#replay")).to_be_visible(timeout=REVIEW_TIMEOUT)
     expect(page.locator("#step-text")).not_to_be_empty()
     page.locator("#last-btn").click()
     expect(page.locator("#last-btn")).to_be_disabled()

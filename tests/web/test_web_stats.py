@@ -68,10 +68,89 @@ def test_statistics_history_replay_in_japanese_on_a_phone(
     assert width <= 390, f"horizontal overflow: {width}px"
     page.screenshot(path=str(screenshot_dir / "stats-ja-phone.png"), full_page=True)
     check_screen(page, "stats (ja, phone)", phone=True)
+    check_history_links(page, played[0])
     page.locator("#history li[data-game=poker-squares] button.replay").first.click()
     page.wait_for_url("**/poker-squares.html")
     expect(page.locator("#practice-marker")).to_be_visible()
     expect(page.locator("#replay-marker")).to_be_visible()
+
+
+def check_history_links(page: Page, player_id: str) -> None:
+    """Every finished deal offers its review and every match its rounds' replay, each a link
+    to its page, beside "Replay as practice"; games dealt from a fair shuffle offer Verify."""
+    items = page.request.get("/api/stats/history", headers={"X-Player-Id": player_id}).json()
+    items = items["items"]
+    for item in items:
+        li = page.locator(f"#history li[data-id='{item['id']}']")
+        if item["game"] == "poker-squares":
+            assert item["reviewable"]
+            expect(li.locator("a.review")).to_have_attribute(
+                "href", f"ps-review.html?game={item['id']}"
+            )
+            expect(li.locator("button.replay")).to_be_visible()
+        else:
+            assert item["replay_rounds"] == 1
+            expect(li.locator("a.round-replay")).to_have_attribute(
+                "href", f"kc-replay.html?game={item['id']}&round=1"
+            )
+        expect(li.locator("button.verify")).to_have_count(1 if item["checkable"] else 0)
+
+
+def test_history_verify_opens_the_checked_shuffle(
+    new_page: NewPage, played: tuple[str, int]
+) -> None:
+    page, _ = open_stats(new_page, played)
+    li = page.locator("#history li[data-game=poker-squares]").first
+    expect(li.locator("button.verify")).to_be_visible()
+    li.locator("button.verify").click()
+    page.wait_for_url("**/verify.html#*")
+    expect(page.locator("#verdict")).to_have_attribute("data-ok", "true")
+
+
+@pytest.mark.parametrize(("lang", "phone"), [("en", True), ("ja", True), ("ja", False)])
+def test_no_word_breaks_and_no_cut_labels(
+    new_page: NewPage, played: tuple[str, int], screenshot_dir: Path, lang: str, phone: bool
+) -> None:
+    """At 390 px and 1280 px, in both languages: no label of the page is broken inside a word
+    ("Americ|an", "勝ったマ|ッチ") and no histogram label runs past its drawing ("112–11")."""
+    page, _ = open_stats(new_page, played, phone=phone, locale="ja-JP" if lang == "ja" else "en-US")
+    expect(page.locator("#history li")).to_have_count(3)
+    broken = page.evaluate(WORD_BREAKS)
+    assert broken == [], f"words broken across lines: {broken}"
+    for chart in page.locator("svg.histogram").all():
+        box = chart.bounding_box()
+        assert box is not None
+        for tick in chart.locator("text.tick").all():
+            t = tick.bounding_box()
+            assert t is not None
+            inside = (
+                t["x"] >= box["x"] - 0.5 and t["x"] + t["width"] <= box["x"] + box["width"] + 0.5
+            )
+            assert inside, (tick.text_content(), t, box)
+    size = "phone" if phone else "desktop"
+    page.screenshot(path=str(screenshot_dir / f"stats-words-{lang}-{size}.png"), full_page=True)
+
+
+WORD_BREAKS = """() => {
+  // Each text node's words: a word whose characters lie on more than one line is broken.
+  // Japanese "words" are the runs of katakana (a break inside one reads as a broken word).
+  const out = [];
+  const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest("svg, .visually-hidden, [hidden]")) continue;
+    if (!el.getClientRects().length) continue;
+    const re = /[A-Za-z]{4,}|[\u30a0-\u30ff]{3,}/g;
+    for (const m of n.data.matchAll(re)) {
+      range.setStart(n, m.index);
+      range.setEnd(n, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+}"""
 
 
 def test_export_then_delete_from_the_settings_dialog(
@@ -96,6 +175,9 @@ def test_export_then_delete_from_the_settings_dialog(
     page.locator("#data-delete").click()
     page.locator("#data-delete-yes").click()
     expect(page.locator("#data-status")).to_contain_text("Deleted.")
+    # At once, nothing of the deleted games shows on the page behind the dialog.
+    expect(page.locator("#main")).to_be_hidden()
+    expect(page.locator("#history li").first).to_be_hidden()
     page.locator("#settings-dialog [data-close]").click()
     # The page starts again with a new player: nothing played.
     expect(page.locator("#history-empty")).to_be_visible()

@@ -61,6 +61,20 @@ class HistoryItem(BaseModel):
     won: bool | None = Field(description="Kings Corner: the match was won.")
     penalty: int | None = Field(description="Kings Corner: the player's penalty total.")
     replayable: bool = Field(description="A Poker Squares deal that can be replayed.")
+    reviewable: bool = Field(
+        default=False,
+        description="A Poker Squares deal whose review can be shown (ps-review.html?game=<id>).",
+    )
+    replay_rounds: int = Field(
+        default=0,
+        description="Kings Corner: the finished rounds that can be replayed "
+        "(kc-replay.html?game=<id>&round=<n>, n from 1); 0 when the match is no longer kept.",
+    )
+    checkable: bool = Field(
+        default=False,
+        description="The game was dealt from a fair shuffle and is still kept: its shuffle can "
+        "be checked on verify.html (the game's own answer gives the values once revealed).",
+    )
 
 
 class History(BaseModel):

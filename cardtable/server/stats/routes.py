@@ -141,13 +141,26 @@ def stats(player: PlayerDep, store: StoreDep) -> Stats:
     return Stats(poker_squares=_ps(s, player), kings_corner=_kc(s, player))
 
 
+def _kc_kept(state: Any) -> tuple[int, bool]:
+    """(finished rounds that can be replayed, dealt from fair shuffles) of a kept match."""
+    if state is None:
+        return 0, False
+    try:
+        match = KCTable.from_dict(state).match
+    except (TableError, ValueError, TypeError, KeyError):
+        return 0, False
+    rounds = match.round - 1 + (1 if match.state.is_over else 0)
+    return rounds, match.round_fair is not None
+
+
 @router.get("/history", response_model=History, responses=responses(401))
 def history(player: PlayerDep, store: StoreDep) -> History:
     """The newest finished games of both kinds (at most 100), newest first."""
     settle(store, player)
     s = StatsStore(store)
     daily = {e.game_id: e.day for e in DailyStore(store).history(player, HISTORY)}
-    kept = set(s.finished_states(player, PS_KIND, HISTORY))
+    kept = s.finished_states(player, PS_KIND, HISTORY)
+    kept_kc = s.finished_states(player, KC_KIND, HISTORY)
     items: list[HistoryItem] = []
     for f in s.finishes(player, PS_KIND, HISTORY):
         items.append(
@@ -156,7 +169,8 @@ def history(player: PlayerDep, store: StoreDep) -> History:
                 variant=f.variant, target=(f.summary.get("target") or {}).get("level"),
                 total=f.total, practice=f.practice, daily=daily.get(f.game_id),
                 won=None, penalty=None,
-                replayable=f.game_id in kept,
+                replayable=f.game_id in kept, reviewable=f.game_id in kept,
+                checkable="fair" in kept.get(f.game_id, {}),
             )
         )  # fmt: skip
     for f in s.finishes(player, KC_KIND, HISTORY):
@@ -164,13 +178,14 @@ def history(player: PlayerDep, store: StoreDep) -> History:
         seats = [i for i, p in enumerate(players) if p.get("kind") == "human"]
         totals = f.summary.get("totals") or []
         seat = seats[0] if seats else None
+        rounds, fair = _kc_kept(kept_kc.get(f.game_id))
         items.append(
             HistoryItem(
                 game="kings-corner", id=f.game_id, finished_at=f.finished_at,
                 variant=f.variant, target=None, total=None, practice=f.practice, daily=None,
                 won=None if seat is None else seat in (f.summary.get("winners") or []),
                 penalty=None if seat is None or seat >= len(totals) else int(totals[seat]),
-                replayable=False,
+                replayable=False, replay_rounds=rounds, checkable=fair,
             )
         )  # fmt: skip
     items.sort(key=lambda i: i.finished_at, reverse=True)

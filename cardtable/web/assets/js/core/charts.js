@@ -74,14 +74,21 @@ export function drawHistogram(container, points, { mark = null, label = "" } = {
       );
     }
   });
-  // Scale: the first, middle and last bin's lower bound.
+  // Scale: the first, middle and last bin's range. The first label starts at its bar's left
+  // edge and the last ends at its bar's right edge, so neither runs past the drawing (a
+  // centred "112–119" under the last bar was cut to "112–11"); the SVG scales as a whole, so
+  // this holds at any width.
   const ticks = [...new Set([0, Math.floor((data.length - 1) / 2), data.length - 1])];
   for (const i of ticks) {
     const b = data[i];
+    const last = i === data.length - 1 && data.length > 1;
+    const first = i === 0;
+    const anchor = last ? "end" : first ? "start" : "middle";
+    const x = last ? PAD.left + (i + 1) * barW : first ? PAD.left + i * barW : PAD.left + (i + 0.5) * barW;
     svg.append(
       node(
         "text",
-        { x: PAD.left + (i + 0.5) * barW, y: H - 8, class: "tick", "text-anchor": "middle" },
+        { x, y: H - 8, class: "tick", "text-anchor": anchor, "data-tick": i },
         b.lo === b.hi ? String(b.lo) : `${b.lo}–${b.hi}`,
       ),
     );

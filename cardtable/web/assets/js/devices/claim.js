@@ -69,10 +69,10 @@ export async function ownRecordInUse() {
  * resolves true or false. Focus goes to the safe answer and comes back to `anchor`'s
  * `returnFocus` afterwards.
  */
-export function askReplace(anchor, returnFocus) {
+export function askReplace(anchor, returnFocus, questionKey = "devices.replace_question") {
   return new Promise((resolve) => {
     const box = el("div", "devices-confirm");
-    const question = el("p", "", "devices.replace_question");
+    const question = el("p", "", questionKey);
     const yes = button("devices.replace_yes", "danger");
     const no = button("devices.replace_no");
     const row = el("p");

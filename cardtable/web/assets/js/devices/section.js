@@ -326,7 +326,9 @@ async function restoreFile() {
     say("dv-restore-status", t("devices.restore_bad_file"));
     return;
   }
-  if ((await ownRecordInUse()) && !(await askReplace(input.closest("p"), input))) return;
+  // Always asked first, saying what the file replaces (this browser's games, or nothing yet).
+  const question = (await ownRecordInUse()) ? "devices.replace_question" : "data.restore_question";
+  if (!(await askReplace(input.closest("p"), input, question))) return;
   try {
     switchTo(await restore(key));
     say("dv-restore-status", t("devices.switching"));

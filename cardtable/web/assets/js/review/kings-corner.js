@@ -2,19 +2,25 @@
  * The Kings Corner round replay (kc-replay.html?game=<id>&round=<n>): once a round is over
  * the server sends every turn with every hand (it refuses a round in progress). The page
  * steps through the moves (buttons, ← → Home End, a slider), animates the card each move
- * lands, and shows for the turn on show what the strong computer would have played from that
- * seat's view, with the cards each way kept and left open for the next player.
+ * lands, draws the piles as the cross people play on (the four centre piles around the stock,
+ * the corners diagonal: the table's own classes from kings-corner.css, cards from
+ * core/cards.js), and shows for the turn on show what the strong computer would have played
+ * in that seat's place, compared like with like: the penalty each line led to when the round
+ * was played on to its end the same way (the server's `outcome`), then the cards each way kept
+ * and left open for the next player.
  */
 
 import "../shell/boot.js";
-import { cardFaceSvg, cardName } from "../core/cards.js";
+import { cardBackImg, cardFaceSvg, cardName } from "../core/cards.js";
 import { announce, errorRouter } from "../core/feedback.js";
 import { addBundle, t } from "../core/i18n.js";
 import { initPage, onLanguageChange } from "../core/page.js";
-import { PILES, parseMove, pileName, seatName, sentences, stepText } from "../kings-corner/text.js";
+import { isCorner, parseMove, pileName, seatName, sentences, singlePerson, stepText } from "../kings-corner/text.js";
 import { pageParam, reviewApi, stepKeys } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
+/** The cross as the table lays it out: NW N NE / W stock E / SW S SE. */
+const LAYOUT = ["NW", "N", "NE", "W", "STOCK", "E", "SW", "S", "SE"];
 const state = { id: null, round: 1, replay: null, steps: [], step: 0 };
 
 function el(tag, attrs = {}, text = null) {
@@ -26,6 +32,7 @@ function el(tag, attrs = {}, text = null) {
 
 function noRound() {
   $("replay").hidden = true;
+  $("replay-wait").hidden = true;
   $("replay-title").textContent = t("kr.page_title").split(" · ")[0];
   $("error").textContent = t("kr.no_game");
 }
@@ -66,27 +73,62 @@ function landed(step) {
   return { card: null, pile: null };
 }
 
+function face(code, className) {
+  const span = el("span", { class: `card ${className}`, "data-card": code });
+  span.innerHTML = cardFaceSvg(code);
+  return span;
+}
+
+/** One pile of the cross: its tag, its first and top cards (the table's look), its count. */
+function pileSlot(pile, cards, moved) {
+  const n = cards.length;
+  const box = el("div", { class: "pile-slot kr-slot", "data-pile": pile, "data-cards": cards.join(" ") });
+  const size = n === 0 ? "empty" : n === 1 ? "single" : "many";
+  const label = n
+    ? t("kr.pile", { pile: pileName(pile), cards: cards.map(cardName).join(", ") })
+    : t("kr.pile_empty", { pile: pileName(pile) });
+  const shown = el("div", {
+    class: `pile ${isCorner(pile) ? "corner" : "centre"} ${size}`,
+    role: "img",
+    "aria-label": label,
+  });
+  if (moved.pile === pile) shown.classList.add("last", "landed");
+  const tag = el("span", { class: "pile-tag", "aria-hidden": "true" }, t(`kc.pile_short.${pile}`));
+  const empty = el("span", { class: "pile-empty", "aria-hidden": "true" }, n ? "" : isCorner(pile) ? "K" : "");
+  const count = el("span", { class: "pile-count", "aria-hidden": "true" }, n > 1 ? String(n) : "");
+  shown.append(tag, empty, count);
+  const faces = el("span", { class: "pile-cards", "aria-hidden": "true" });
+  if (n >= 2) faces.append(face(cards[0], "pile-head"));
+  if (n >= 1) {
+    const top = face(cards[n - 1], "pile-tail");
+    if (cards[n - 1] === moved.card) top.classList.add("moved");
+    faces.append(top);
+  }
+  box.append(shown, faces);
+  return box;
+}
+
+function stockSlot(count) {
+  const stock = el("div", {
+    class: count ? "stock" : "stock none",
+    role: "img",
+    "aria-label": t("kc.stock_name", { n: count }),
+  });
+  const back = el("span", { class: "stock-back", "aria-hidden": "true" });
+  back.innerHTML = cardBackImg();
+  stock.append(back, el("span", { class: "stock-count", "aria-hidden": "true" }, String(count)));
+  return stock;
+}
+
 function renderFrame(step, animate) {
   const frame = step.frame;
   const game = seatsOf(state.replay);
   const moved = animate ? landed(step) : { card: null, pile: null };
-  const piles = $("piles");
-  piles.replaceChildren();
-  for (const pile of PILES) {
-    const cards = frame.piles[pile] || [];
-    const li = el("li", { class: "kr-pile", "data-pile": pile });
-    if (moved.pile === pile) li.classList.add("landed");
-    const label = cards.length
-      ? t("kr.pile", { pile: pileName(pile), cards: cards.map(cardName).join(", ") })
-      : t("kr.pile_empty", { pile: pileName(pile) });
-    li.append(el("span", { class: "visually-hidden" }, label));
-    li.append(el("span", { class: "kr-name", "aria-hidden": "true" }, pileName(pile)));
-    const row = el("span", { class: "kr-cards", "aria-hidden": "true" });
-    for (const code of cards) row.append(cardSpan(code, code === moved.card));
-    li.append(row);
-    piles.append(li);
-  }
-  $("stock").textContent = t("kr.stock", { n: frame.stock_count });
+  $("piles").replaceChildren(
+    ...LAYOUT.map((slot) =>
+      slot === "STOCK" ? stockSlot(frame.stock_count) : pileSlot(slot, frame.piles[slot] || [], moved),
+    ),
+  );
   const hands = $("hands");
   hands.replaceChildren();
   frame.hands.forEach((hand, seat) => {
@@ -104,34 +146,59 @@ function renderFrame(step, animate) {
   });
 }
 
+/** "Penalty 4 (won)" for one line's end of round; a dash when its play-out did not end. */
+function roundEnd(end) {
+  if (!end) return t("kr.none");
+  return end.won ? t("kr.round_end_won", { n: end.penalty }) : String(end.penalty);
+}
+
 function renderAdvice(turn) {
   const game = seatsOf(state.replay);
   const who = seatName(game, turn.seat);
-  $("advice-title").textContent = t("kr.advice_title", { who });
+  const you = game.seats[turn.seat].kind === "human" && singlePerson(game);
+  $("advice-title").textContent = you ? t("kr.advice_you") : t("kr.advice_other", { who });
   const said = sentences(turn.suggested.moves.map((m) => stepText(game, turn.seat, m)));
   $("advice-moves").textContent = turn.same ? t("kr.same") : t("kr.advice_moves", { moves: said });
   const table = $("advice");
   table.replaceChildren();
+  table.hidden = turn.same;
+  $("advice-notes").hidden = turn.same;
+  if (turn.same) return;
   const head = el("tr");
   for (const key of ["kr.col_what", "kr.col_played", "kr.col_strong"]) head.append(el("th", { scope: "col" }, t(key)));
   const thead = el("thead");
   thead.append(head);
   const body = el("tbody");
   const shown = (v) => (v === null || v === undefined ? t("kr.none") : String(v));
+  const rows = [];
+  const o = turn.outcome;
+  if (o) {
+    rows.push([
+      "round_end",
+      t("kr.round_end"),
+      roundEnd(o.played),
+      roundEnd(o.suggested),
+      o.played?.penalty,
+      o.suggested?.penalty,
+    ]);
+  }
   for (const [key, field] of [
     ["kr.kept", "kept"],
-    ["kr.penalty", "penalty"],
     ["kr.open_next", "open_next"],
   ]) {
-    const tr = el("tr", { "data-row": field });
-    tr.append(el("th", { scope: "row" }, t(key)));
     const mine = turn.actual[field];
     const strong = turn.suggested[field];
-    tr.append(el("td", { class: "num" }, shown(mine)), el("td", { class: "num" }, shown(strong)));
-    if (mine !== strong) tr.classList.add("differs");
+    rows.push([field, t(key), shown(mine), shown(strong), mine, strong]);
+  }
+  for (const [field, label, mine, strong, a, b] of rows) {
+    const tr = el("tr", { "data-row": field });
+    tr.append(el("th", { scope: "row" }, label));
+    tr.append(el("td", { class: "num" }, mine), el("td", { class: "num" }, strong));
+    if (a !== b) tr.classList.add("differs");
     body.append(tr);
   }
   table.append(thead, body);
+  $("advice-round-note").hidden = !o;
 }
 
 function render(animate = false) {
@@ -199,11 +266,13 @@ async function main() {
   try {
     state.replay = await reviewApi.kingsCornerRound(state.id, state.round);
   } catch (err) {
+    $("replay-wait").hidden = true;
     handleError(err);
     return;
   }
   state.steps = flatten(state.replay);
   state.step = 0;
+  $("replay-wait").hidden = true;
   $("replay").hidden = false;
   renderRounds();
   render();

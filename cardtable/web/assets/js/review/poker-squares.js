@@ -1,8 +1,12 @@
 /**
  * The Poker Squares review page (ps-review.html?game=<id>): asks the server to review a
  * finished deal, shows the progress while it works, then steps through the 25 placements
- * (buttons, ← → Home End, a slider), with the summary (score, par, expected points lost),
- * the evaluation graph and the list of marked placements. Each step is announced.
+ * (buttons, ← → Home End, a slider), with the summary (accuracy, score, par, expected points
+ * lost, each with a line saying what it means), the evaluation graph and the list of marked
+ * placements. Each placement's verdict says in words which line (row or column) the chosen
+ * cell and the engine's best cell served and the hand it was building (the server's
+ * `chosen_line` / `best_line`); a cell as good as the best says so, never "0.0 lost". Each
+ * step is announced.
  */
 
 import "../shell/boot.js";
@@ -11,6 +15,7 @@ import { announce, errorRouter, showError } from "../core/feedback.js";
 import { addBundle, t } from "../core/i18n.js";
 import { initPage, onLanguageChange } from "../core/page.js";
 import { pageParam, reviewApi, stepKeys } from "./api.js";
+import { SLOT, withChips } from "./card-text.js";
 import { drawGraph } from "./graph.js";
 
 const POLL_MS = 400;
@@ -75,27 +80,31 @@ async function load() {
 
 function renderSummary() {
   const r = state.review;
+  const a = r.accuracy;
+  const th = r.thresholds;
   const rows = [
-    ["rv.table", t(`ps.table.${r.table}`)],
-    ["rv.score", String(r.total)],
-    ["rv.par", String(r.par)],
-    ["rv.vs_par", signed(r.vs_par)],
-    ["rv.expected_loss", r.expected_loss.toFixed(1)],
-    ["rv.marks_count", `${r.marks.inaccuracy} · ${r.marks.mistake} · ${r.marks.blunder}`],
+    ["accuracy", `${a.percent}%`, t("rv.accuracy_note", { n: a.placements, good: a.good, limit: a.good_below })],
+    ["score", String(r.total), t("rv.score_note")],
+    ["par", String(r.par), t("rv.par_note")],
+    ["vs_par", signed(r.vs_par), t(r.vs_par >= 0 ? "rv.vs_par_note_up" : "rv.vs_par_note_down")],
+    ["expected_loss", r.expected_loss.toFixed(1), t("rv.expected_loss_note")],
+    [
+      "marks_count",
+      `${r.marks.inaccuracy} · ${r.marks.mistake} · ${r.marks.blunder}`,
+      t("rv.thresholds", { inaccuracy: th.inaccuracy, mistake: th.mistake, blunder: th.blunder }),
+    ],
+    ["table", t(`ps.table.${r.table}`), null],
   ];
   const list = $("summary");
   list.replaceChildren();
-  for (const [key, value] of rows) {
-    const div = el("div", { "data-fact": key.slice(3) });
-    div.append(el("dt", {}, t(key)), el("dd", {}, value));
+  for (const [key, value, note] of rows) {
+    const div = el("div", { "data-fact": key });
+    const dd = el("dd");
+    dd.append(el("span", { class: "fact-value" }, value));
+    if (note) dd.append(el("span", { class: "fact-note" }, note));
+    div.append(el("dt", {}, t(`rv.${key}`)), dd);
     list.append(div);
   }
-  const th = r.thresholds;
-  $("thresholds").textContent = t("rv.thresholds", {
-    inaccuracy: th.inaccuracy,
-    mistake: th.mistake,
-    blunder: th.blunder,
-  });
 }
 
 function renderMistakes() {
@@ -176,12 +185,55 @@ function renderGrid(step, n) {
   }
 }
 
-function verdict(step) {
-  if (step.chosen[0] === step.best[0] && step.chosen[1] === step.best[1]) return t("rv.verdict_best");
-  const params = { ...where(step.best), n: step.loss.toFixed(1) };
-  return step.mark
-    ? t("rv.verdict_loss", { ...params, mark: t(`rv.mark.${step.mark}`) })
-    : t("rv.verdict_small", params);
+/** Hands a line builds towards card by card (said "building a flush" until made). */
+const DRAWS = ["straight", "flush", "straight_flush", "royal_flush"];
+
+/** "row 2" / "column 3" for a line the server named. */
+function lineText(line) {
+  return t(`rv.line_${line.line}`, { n: line.index + 1 });
+}
+
+/** What a line is (five cards) or is building with the card: "building a flush", "a pair of 9s". */
+function handText(line, made) {
+  if (DRAWS.includes(line.hand)) {
+    return t(made ? "rv.build.made" : "rv.build.aim", { hand: t(`rv.hand.${line.hand}`) });
+  }
+  return t(`rv.build.${line.hand}`, { rank: line.rank ? t(`rv.ranks.${line.rank}`) : "" });
+}
+
+/** Cards in `line` once placement n (1-based) is made at `cell` (for "made" vs "building"). */
+function lineSize(n, line, cell) {
+  const grid = gridBefore(n);
+  let count = 1;
+  for (let k = 0; k < 5; k++) {
+    const [r, c] = line.line === "row" ? [line.index, k] : [k, line.index];
+    if (grid[r][c] && !(r === cell[0] && c === cell[1])) count += 1;
+  }
+  return count;
+}
+
+const sameCell = (a, b) => a[0] === b[0] && a[1] === b[1];
+const sameLine = (a, b) => a.line === b.line && a.index === b.index;
+
+/**
+ * The verdict of a step in words, with `card` standing for the card (a chip on screen, the
+ * spoken name in announcements): where it went and why, where the best cell was and why,
+ * and what it cost.
+ */
+function verdict(step, n, card) {
+  const chosen = step.chosen_line;
+  const best = step.best_line;
+  const params = {
+    card,
+    line: lineText(chosen),
+    hand: handText(chosen, lineSize(n, chosen, step.chosen) === 5),
+  };
+  if (sameCell(step.chosen, step.best)) return t("rv.reason_best", params);
+  params.best = sameLine(chosen, best) ? t("rv.cell_at", where(step.best)) : lineText(best);
+  params.best_hand = handText(best, lineSize(n, best, step.best) === 5);
+  if (step.loss < 0.05) return t("rv.reason_equal", params);
+  params.n = step.loss.toFixed(1);
+  return step.mark ? t("rv.reason_loss", { ...params, mark: t(`rv.mark.${step.mark}`) }) : t("rv.reason_small", params);
 }
 
 function renderStep() {
@@ -193,7 +245,7 @@ function renderStep() {
   card.dataset.card = step.card;
   card.setAttribute("aria-label", cardName(step.card));
   const line = $("step-verdict");
-  line.textContent = verdict(step);
+  withChips(line, verdict(step, n, SLOT), [step.card]);
   line.className = `verdict ${step.mark ? `mark-${step.mark}` : "mark-none"}`;
   line.dataset.mark = step.mark || "none";
   renderGrid(step, n);
@@ -216,9 +268,7 @@ function go(n, speak = true) {
   renderStep();
   if (speak) {
     const step = state.review.steps[state.step - 1];
-    announce(
-      t("rv.announce", { n: state.step, card: cardName(step.card), ...where(step.chosen), verdict: verdict(step) }),
-    );
+    announce(t("rv.announce", { n: state.step, verdict: verdict(step, state.step, cardName(step.card)) }));
   }
 }
 

@@ -2,6 +2,10 @@
  * The settings dialog's data tools: export everything the server keeps for this browser's
  * player as a JSON file, and delete it all after a confirmation (the browser then forgets
  * the player id and starts afresh). Loaded by shell/boot.js where the dialog has them.
+ *
+ * Once deleted, nothing of the deleted games stays on screen: the page's content is hidden
+ * at once (behind the dialog, which says so) and the page starts again when the dialog
+ * closes.
  */
 
 import { t } from "../core/i18n.js";
@@ -40,6 +44,8 @@ async function deleteData() {
     storageSet(DAILY_GAME_KEY, null);
     $("data-confirm").hidden = true;
     deleted = true;
+    const main = document.getElementById("main");
+    if (main) main.hidden = true;
     say("data.deleted");
     $("data-delete").focus();
   } catch {

@@ -1,14 +1,17 @@
 /**
  * The statistics page: Poker Squares per point table (unassisted and practice apart: deals,
  * mean, best, target hit rate, an SVG histogram of the scores, the hands made), Kings Corner
- * (overall, by opponent strength, by rule set), and the history of finished games, where a
- * Poker Squares deal can be replayed as practice.
+ * (overall, by opponent strength, by rule set), and the history of finished games: a Poker
+ * Squares deal can be reviewed (ps-review.html) or replayed as practice, a Kings Corner match's
+ * rounds replayed (kc-replay.html), and a game dealt from a fair shuffle checked (verify.html:
+ * the game's own answer gives the values once its seed is revealed).
  */
 
 import "../shell/boot.js";
-import { api } from "../core/api.js";
+import { api, kcApi } from "../core/api.js";
 import { drawHistogram } from "../core/charts.js";
-import { errorRouter, showError } from "../core/feedback.js";
+import { verifyHref } from "../core/fairness.js";
+import { announce, errorRouter, showError } from "../core/feedback.js";
 import { addBundle, currentLanguage, t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
 import { dailyApi } from "../daily/api.js";
@@ -150,6 +153,26 @@ function replay(item) {
   });
 }
 
+/** Opens the verify page with the game's revealed values, or says why it cannot yet. */
+function verify(item, button) {
+  run(async () => {
+    const game = item.game === "poker-squares" ? await api.getPokerSquares(item.id) : await kcApi.get(item.id);
+    const href = verifyHref({ game: item.game, ...game.view });
+    if (href) {
+      window.location.href = href;
+      return;
+    }
+    const note = button.parentElement.querySelector(".verify-note") || el("span", { class: "verify-note note" });
+    note.textContent = t("stats.verify_later");
+    button.after(note);
+    announce(note.textContent);
+  });
+}
+
+function link(href, key, cls) {
+  return el("a", { class: `button ${cls}`, href }, t(key));
+}
+
 function renderHistory(items) {
   $("history-empty").hidden = items.length > 0;
   $("history").replaceChildren(
@@ -166,11 +189,22 @@ function renderHistory(items) {
       li.append(el("span", { class: "what" }, what));
       if (item.daily) li.append(el("span", { class: "tag" }, t("stats.daily_tag")));
       if (item.practice) li.append(el("span", { class: "tag" }, t("stats.practice_tag")));
+      const actions = el("span", { class: "actions" });
+      const id = encodeURIComponent(item.id);
+      if (item.reviewable) actions.append(link(`ps-review.html?game=${id}`, "stats.review", "review"));
+      if (item.replay_rounds)
+        actions.append(link(`kc-replay.html?game=${id}&round=1`, "stats.replay_round", "round-replay"));
+      if (item.checkable) {
+        const v = el("button", { type: "button", class: "verify" }, t("stats.verify"));
+        v.addEventListener("click", () => verify(item, v));
+        actions.append(v);
+      }
       if (item.replayable) {
         const b = el("button", { type: "button", class: "replay" }, t("stats.replay"));
         b.addEventListener("click", () => replay(item));
-        li.append(b);
+        actions.append(b);
       }
+      if (actions.childElementCount) li.append(actions);
       return li;
     }),
   );

@@ -1,13 +1,17 @@
 /**
  * The "verify this shuffle" page (verify.html#seed=…&salt=…&commitment=…): the values come in
  * the URL fragment (never sent to the server) or are typed in; the checks run in the browser
- * (core/fairness.js, WebCrypto) and are shown with the recomputed deck.
+ * (core/fairness.js, WebCrypto) and are shown with the recomputed deck, each card as people
+ * read it ("J♠ 3♥", each named for screen readers). A link from a finished game checks at
+ * once; the values themselves are folded away (open when there are none to check), with a
+ * short "how it works" for experts.
  */
 
 import "../shell/boot.js";
 import { ALGORITHM_NAME, verifyValues } from "../core/fairness.js";
 import { addBundle, t } from "../core/i18n.js";
 import { initPage, onLanguageChange } from "../core/page.js";
+import { cardChips } from "../review/card-text.js";
 
 const $ = (id) => document.getElementById(id);
 const cardList = (text) =>
@@ -28,6 +32,7 @@ function fill(params) {
   const round = Number(params.get("round"));
   $("round-label").hidden = !round;
   $("round-label").dataset.round = round ? String(round) : "";
+  $("values-box").open = !params.has("seed");
   showFields();
 }
 
@@ -72,10 +77,10 @@ function render() {
   $("verdict").dataset.ok = String(ok);
   $("verdict").textContent = ok ? t("fair.verified") : t("fair.not_verified");
   $("dealt-title").textContent = t(game === "ps" ? "fair.dealt_ps" : "fair.dealt_kc");
-  $("dealt").textContent = out.dealt.join(" ");
+  $("dealt").replaceChildren(...cardChips(out.dealt));
   $("centre-box").hidden = !out.centre;
-  $("centre").textContent = out.centre ? out.centre.join(" ") : "";
-  $("deck").textContent = out.deck.join(" ");
+  $("centre").replaceChildren(...cardChips(out.centre || []));
+  $("deck").replaceChildren(...cardChips(out.deck));
   $("algorithm").textContent = t("fair.algorithm", { name: ALGORITHM_NAME });
   $("results").hidden = false;
 }
@@ -89,6 +94,7 @@ async function run() {
   } catch (err) {
     last = null;
     $("results").hidden = true;
+    $("values-box").open = true;
     $("error").textContent = t("fair.error", { message: err.message });
   }
 }
