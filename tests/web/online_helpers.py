@@ -349,3 +349,18 @@ def play_round(
         else:
             play_turn_api(pages[owner], token)
     raise AssertionError(f"the round did not end in {timeout} s")
+
+
+@contextlib.contextmanager
+def connect_live(page: Page, token: str, pid: str) -> Iterator[dict[str, Any]]:
+    """A live connection for player `pid` (a person with no browser), open inside the block:
+    says hello and yields the first table it is sent. The seat is "online" while it is open
+    and "reconnecting" after."""
+    from websockets.sync.client import connect
+
+    base = page.url.split("/kings-corner", 1)[0].replace("http", "ws", 1)
+    with connect(f"{base}{API}/{token}/live", open_timeout=10, close_timeout=2) as ws:
+        ws.send(json.dumps({"type": "hello", "player": pid, "version": None}))
+        first = json.loads(ws.recv(timeout=10))
+        assert first["type"] == "table", first
+        yield first["table"]

@@ -13,9 +13,11 @@ browser context on one real server with fast online timings (tests/web/online_he
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,10 +26,12 @@ from playwright.sync_api import Browser, Page, expect
 from tests.web.a11y import assert_no_axe_violations, assert_tap_targets
 from tests.web.conftest import ConsoleGuard
 from tests.web.online_helpers import (
+    API,
     LIVE_TIMEOUT,
     PAGE,
     api_get,
     api_post,
+    connect_live,
     create_table,
     create_table_api,
     join_by_code,
@@ -36,6 +40,7 @@ from tests.web.online_helpers import (
     open_table,
     play_round,
     play_turn,
+    play_turn_api,
     start_match,
     wait_phase,
     wait_turn,
@@ -293,3 +298,306 @@ def test_turn_timer_and_language(device: Device) -> None:
     )
     log = api_get(host, token)["log"]
     assert any(e["seat"] == first and e["move"] == "end" for e in log)
+
+
+# -- issue 29: the table's story, your turn, the rematch line, the end's hands -----------------
+STORY_GRACE = 30.0
+"""A grace period long enough for the host to act on a seat that is still "reconnecting"."""
+LANGS = [("en-US", False), ("ja-JP", True)]
+"""(locale, phone) of the host; the other devices take the other pair, so every test runs in
+both languages and at both sizes."""
+WORDS = {
+    "en-US": {"for": "Computer for ちか", "away": "While you were away", "turn": "▶ Your turn"},
+    "ja-JP": {"for": "CPU（ちかの代打ち）", "away": "離れている間に", "turn": "▶ あなたの番"},
+}
+
+
+@pytest.fixture(scope="module")
+def story_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve_online(tmp_path_factory.mktemp("online-story"), grace=STORY_GRACE, step=0.1) as url:
+        yield url
+
+
+@pytest.fixture
+def story_device(browser: Browser, story_url: str, console_guard: ConsoleGuard) -> Iterator[Device]:
+    """A device on the server with the long grace period; closed after the test."""
+    pages: list[Page] = []
+    console_guard.allow("409 (Conflict)")
+
+    def make(**options: Any) -> Page:
+        page = open_device(browser, story_url, console_guard, **options)
+        pages.append(page)
+        return page
+
+    yield make
+    for page in pages:
+        page.context.close()
+
+
+def other(lang: tuple[str, bool]) -> tuple[str, bool]:
+    return LANGS[1] if lang == LANGS[0] else LANGS[0]
+
+
+def shot(page: Page, screenshot_dir: Path, name: str, locale: str) -> None:
+    page.screenshot(path=str(screenshot_dir / f"online-{name}-{locale[:2]}.png"), full_page=True)
+
+
+def api_player(page: Page) -> str:
+    """A player id made through the API for a person with no browser (never connects live)."""
+    return str(page.request.post("/api/players").json()["player_id"])
+
+
+def api_join(page: Page, token: str, pid: str, name: str) -> None:
+    version = api_get(page, token)["version"]
+    answer = page.request.post(
+        f"{API}/{token}/join",
+        data=json.dumps({"version": version, "name": name}),
+        headers={"X-Player-Id": pid, "Content-Type": "application/json"},
+    )
+    assert answer.ok, answer.text()
+
+
+@pytest.mark.parametrize("lang", LANGS, ids=["en-desktop-host", "ja-phone-host"])
+def test_the_log_tells_a_drop_a_stand_in_move_and_a_return(
+    story_device: Device, lang: tuple[str, bool], screenshot_dir: Path
+) -> None:
+    locale, phone = lang
+    f_locale, f_phone = other(lang)
+    host = story_device(locale=locale, phone=phone)
+    made = create_table_api(
+        host, {"name": "Ana", "seats": [{"kind": "me"}, {"kind": "invite"}], "rounds": 1}
+    )
+    token = made["token"]
+    friend = story_device(locale=f_locale, phone=f_phone)
+    join_by_link(friend, token, "ちか")
+    # The grace period is stated in the lobby's rules.
+    grace = "30 s" if locale == "en-US" else "30秒"
+    expect(host.locator("#lobby-rules")).to_contain_text(grace)
+    start_match(host, seed=21)
+    wait_phase(friend, "play")
+    expect(host.locator("#seats .seat[data-seat='1'] .conn.online")).to_be_visible(
+        timeout=LIVE_TIMEOUT
+    )
+
+    # ちか's device goes: the log and the live line say so, with the grace period's length.
+    context = friend.context
+    friend.close()
+    log = host.locator("#move-log")
+    expect(log.locator("li[data-note='drop']")).to_contain_text("ちか", timeout=LIVE_TIMEOUT)
+    expect(host.locator("#message")).to_contain_text("ちか")
+    expect(host.locator("#presence-line")).to_contain_text(grace)
+    expect(host.locator("#live")).to_contain_text("ちか")
+    # The host does not wait 30 s: the computer plays for ちか now.
+    host.locator("#hand-now-1").click()
+    expect(log.locator("li[data-note='handed']")).to_have_count(1, timeout=LIVE_TIMEOUT)
+    expect(host.locator("#seats .seat[data-seat='1'] .conn.away")).to_be_visible()
+    deadline = time.monotonic() + 30
+    while not api_get(host, token)["log"] or not any(
+        e.get("by") == "stand_in" for e in api_get(host, token)["log"]
+    ):
+        assert time.monotonic() < deadline, "the stand-in never moved"
+        table = api_get(host, token)
+        if table["phase"] != "play":
+            break
+        if table["turn"]["seat"] == 0:
+            play_turn_api(host, token)
+        else:
+            time.sleep(0.1)
+    stand_in = log.locator("li[data-by='stand_in']").first
+    expect(stand_in).to_contain_text(WORDS[locale]["for"], timeout=LIVE_TIMEOUT)
+    assert_no_axe_violations(host, f"online log with a drop and a stand-in ({locale})")
+    shot(host, screenshot_dir, "story-host", locale)
+
+    # ちか comes back from the same browser: "back" in the host's log, and a summary for ちか.
+    back = context.new_page()
+    back.goto(f"{PAGE}#{token}")
+    expect(log.locator("li[data-note='back']")).to_contain_text("ちか", timeout=LIVE_TIMEOUT)
+    summary = back.locator("#away-summary")
+    expect(summary).to_be_visible(timeout=LIVE_TIMEOUT)
+    expect(summary.locator("h2")).to_have_text(WORDS[f_locale]["away"])
+    made_for_me = [e for e in api_get(back, token)["log"] if e.get("by") and e["seat"] == 1]
+    assert made_for_me
+    expect(summary.locator("li")).not_to_have_count(0)
+    expect(summary).to_contain_text(str(len([e for e in made_for_me if e["move"] != "end"])))
+    assert_no_axe_violations(back, f"while you were away ({f_locale})")
+    shot(back, screenshot_dir, "away-summary", f_locale)
+    back.locator("#away-ok").click()
+    expect(summary).to_be_hidden()
+
+
+@pytest.mark.parametrize("lang", LANGS, ids=["en-desktop-host", "ja-phone-host"])
+def test_the_title_changes_on_your_turn_and_a_notification_when_hidden(
+    story_device: Device, lang: tuple[str, bool], screenshot_dir: Path
+) -> None:
+    locale, phone = lang
+    f_locale, f_phone = other(lang)
+    host = story_device(locale=locale, phone=phone)
+    token = create_table_api(
+        host, {"name": "Ana", "seats": [{"kind": "me"}, {"kind": "invite"}], "rounds": 1}
+    )["token"]
+    friend = story_device(locale=f_locale, phone=f_phone)
+    # The friend's browser: notifications allowed, the tab "hidden" on demand, and every
+    # notification recorded.
+    friend.add_init_script(
+        """
+        window.__shown = [];
+        window.__hidden = false;
+        Object.defineProperty(document, 'hidden', { get: () => window.__hidden });
+        window.Notification = class {
+          static permission = 'default';
+          static requestPermission() { window.Notification.permission = 'granted';
+                                      return Promise.resolve('granted'); }
+          constructor(title, options) { window.__shown.push([title, options.body]); }
+          close() {}
+        };
+        """
+    )
+    join_by_link(friend, token, "ちか")
+    api_post(host, token, "start", {}, seed=4)
+    wait_phase(friend, "play")
+    turn_title = WORDS[f_locale]["turn"]
+    friend.locator("#notify-btn").click()
+    expect(friend.locator("#notify-btn")).to_have_attribute("aria-pressed", "true")
+    expect(friend.locator("#notify-note")).to_be_visible()
+    if api_get(host, token)["turn"]["seat"] == 1:
+        api_post(friend, token, "moves", {"move": "end"})  # the friend's first turn
+    wait_version(friend, api_get(host, token)["version"])
+    assert not friend.title().startswith("▶"), friend.title()
+    base = friend.title()
+    friend.evaluate("() => { window.__hidden = true; }")
+    # The host moves on another device: the friend's title (and notification) say it is theirs.
+    api_post(host, token, "moves", {"move": "end"})
+    friend.wait_for_function(
+        "t => document.title.startsWith(t)", arg=turn_title, timeout=LIVE_TIMEOUT
+    )
+    assert friend.title().split() == f"{turn_title} · {base}".split()
+    shown = friend.evaluate("() => window.__shown")
+    assert len(shown) == 1 and shown[0][0] in (
+        "Your turn at Kings Corner",
+        "キングスコーナー：あなたの番です",
+    )
+    assert_no_axe_violations(friend, f"your turn, notifications on ({f_locale})")
+    shot(friend, screenshot_dir, "your-turn", f_locale)
+    # After the turn the title is the page's own again.
+    friend.evaluate("() => { window.__hidden = false; }")
+    play_turn(friend, token)
+    friend.wait_for_function("t => document.title === t", arg=base, timeout=LIVE_TIMEOUT)
+
+
+@pytest.mark.parametrize("lang", LANGS, ids=["en-desktop-host", "ja-phone-host"])
+def test_end_shows_every_hand_and_the_rematch_waits_only_for_those_present(
+    story_device: Device, lang: tuple[str, bool], screenshot_dir: Path
+) -> None:
+    locale, phone = lang
+    host = story_device(locale=locale, phone=phone)
+    body = {"name": "Ana", "seats": [{"kind": "me"}] + [{"kind": "invite"}] * 3, "rounds": 1}
+    token = create_table_api(host, body)["token"]
+    names = ["Bob", "Cy", "Dee"]
+    players = [api_player(host) for _ in names]
+    for pid, name in zip(players, names, strict=True):
+        api_join(host, token, pid, name)
+    start_match(host)  # a fair deal: the end panel links to the shuffle's verification
+    # Nobody but the host has a browser: the host hands the three seats to the computer.
+    for seat in (1, 2, 3):
+        host.locator(f"#hand-now-{seat}").click()
+        expect(host.locator(f"#seats .seat[data-seat='{seat}'] .conn.away")).to_be_visible(
+            timeout=LIVE_TIMEOUT
+        )
+    deadline = time.monotonic() + 60
+    while (table := api_get(host, token))["phase"] == "play":
+        assert time.monotonic() < deadline, "the round never ended"
+        if table["turn"]["seat"] == 0:
+            play_turn_api(host, token)
+        else:
+            time.sleep(0.1)
+    wait_phase(host, "match_over")
+    final = api_get(host, token)
+    hands = final["hands"]
+    assert hands is not None and len(hands) == 4
+    rows = host.locator("#end .hands-left li.hand-left")
+    expect(rows).to_have_count(4)
+    for seat, cards in enumerate(hands):
+        codes = (
+            rows.nth(seat).locator(".mini-card").evaluate_all("els => els.map(e => e.dataset.card)")
+        )
+        assert codes == cards
+    assert sum(len(h) for h in hands) == sum(s["cards"] for s in final["seats"])
+    expect(host.locator("#end #verify-btn")).to_be_visible()
+    # A stand-in's win is the computer's, named as such.
+    winners = final["match"]["winners"]
+    summary = host.locator("#end-summary")
+    if len(winners) == 1 and winners[0] != 0:
+        expect(summary).to_contain_text("Computer for" if locale == "en-US" else "の代打ち")
+    # Bob and Cy come back (their devices connect); Dee stays away and is not waited for.
+    for pid in players[:2]:
+        with connect_live(host, token, pid):
+            pass
+    # (Each closed again at once: they are "reconnecting", present for the rematch.)
+    status = host.locator("#rematch-status")
+    if locale == "en-US":
+        expect(status).to_have_text(
+            "Waiting for: you, Bob, and Cy. The new match starts without Dee (away).",
+            timeout=LIVE_TIMEOUT,
+        )
+    else:
+        expect(status).to_have_text(
+            "待っている人：あなた、Bob、Cy。Dee（離席中）を待たずに新しいマッチを始めます。",
+            timeout=LIVE_TIMEOUT,
+        )
+    assert_no_axe_violations(host, f"online end with every hand ({locale})")
+    shot(host, screenshot_dir, "end-hands", locale)
+
+
+@pytest.mark.parametrize("lang", LANGS, ids=["en-desktop-host", "ja-phone-host"])
+def test_the_host_invites_someone_new_into_an_absent_seat(
+    story_device: Device, lang: tuple[str, bool], screenshot_dir: Path
+) -> None:
+    locale, phone = lang
+    g_locale, g_phone = other(lang)
+    host = story_device(locale=locale, phone=phone)
+    token = create_table_api(
+        host, {"name": "Ana", "seats": [{"kind": "me"}, {"kind": "invite"}], "rounds": 1}
+    )["token"]
+    # A guest opens the link and presses Take seat without a name: a message by the field.
+    guest = story_device(locale=g_locale, phone=g_phone)
+    open_table(guest, token)
+    guest.locator("#join-name").fill("")
+    guest.locator("button.take-seat").first.click()
+    name = guest.locator("#join-name")
+    expect(name).to_have_attribute("aria-invalid", "true")
+    expect(name).to_have_attribute("aria-describedby", "join-name-msg")
+    expect(guest.locator("#join-name-msg")).to_be_visible()
+    expect(name).to_be_focused()
+    assert_no_axe_violations(guest, f"lobby, name missing ({g_locale})")
+    shot(guest, screenshot_dir, "name-missing", g_locale)
+    # The room code's label reads as the page's ink on the dark green (not #444).
+    colour = host.evaluate(
+        "() => getComputedStyle(document.querySelector('#invite-box .code-label')).color"
+    )
+    assert colour == "rgb(246, 241, 227)", colour
+
+    # Bob joins with no browser and never connects; the match starts.
+    api_join(host, token, api_player(host), "Bob")
+    api_post(host, token, "start", {}, seed=9)
+    wait_phase(host, "play")
+    wait_phase(guest, "play")
+    host.locator("#invite-new-1").click()
+    panel = host.locator("#seat-open")
+    expect(panel).to_be_visible(timeout=LIVE_TIMEOUT)
+    expect(host.locator("#seat-invite-link")).to_have_value(re.compile(rf"#{token}$"))
+    expect(host.locator("#move-log li[data-note='reopened']")).to_contain_text("Bob")
+    shot(host, screenshot_dir, "seat-open-host", locale)
+    # The guest (watching) sees the open seat, and takes it with a name.
+    expect(guest.locator("#seat-open")).to_be_visible(timeout=LIVE_TIMEOUT)
+    guest.locator("#seat-join-name").fill("")
+    guest.locator("#take-seat-1").click()
+    expect(guest.locator("#seat-join-name")).to_have_attribute("aria-invalid", "true")
+    assert_no_axe_violations(guest, f"an open seat mid-match ({g_locale})")
+    guest.locator("#seat-join-name").fill("Gil")
+    expect(guest.locator("#seat-join-name")).not_to_have_attribute("aria-invalid", "true")
+    guest.locator("#take-seat-1").click()
+    expect(guest.locator("#seat-open")).to_be_hidden(timeout=LIVE_TIMEOUT)
+    expect(host.locator("#move-log li[data-note='joined']")).to_contain_text(
+        "Gil", timeout=LIVE_TIMEOUT
+    )
+    assert api_get(guest, token)["me"]["seats"] == [1]

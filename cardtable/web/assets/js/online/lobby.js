@@ -74,6 +74,7 @@ export function rulesLines(table) {
     t(`kc.rounds.${st.rounds}`),
     t("kco.timer_line", { time: st.turn_timer ? t("kco.timer_s", { n: st.turn_timer }) : t("kco.timer.off") }),
     t("kco.stand_in_line", { strength: t(`kc.strength.${st.stand_in}`) }),
+    t("kon.grace_line", { grace: t("kco.timer_s", { n: Math.round(st.grace) }) }),
   ];
 }
 

@@ -8,7 +8,8 @@
  */
 
 import "../shell/boot.js";
-import { onlineApi } from "../core/api.js";
+import { call, onlineApi } from "../core/api.js";
+import { notifyControl, turnAttention } from "../core/attention.js";
 import { noteFairness } from "../core/fairness.js";
 import { announce, errorRouter, onShortcuts, showError } from "../core/feedback.js";
 import { verifyLink } from "../core/game-end.js";
@@ -16,7 +17,7 @@ import { t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
 import { getSetting, storageGet, storageSet } from "../core/settings.js";
 import { playSound } from "../core/sound.js";
-import { endSummary, namesOf, renderEnd } from "../kings-corner/end.js";
+import { endSummary, renderEnd } from "../kings-corner/end.js";
 import {
   afterMove,
   announceRound,
@@ -34,13 +35,27 @@ import {
   undone,
   wireTable,
 } from "../kings-corner/play.js";
-import { eventText, parseMove, seatName, sentences, stepText } from "../kings-corner/text.js";
+import { eventText, parseMove, seatName, sentences } from "../kings-corner/text.js";
 import { wireCodeForm } from "./code.js";
 import { openLive } from "./live.js";
 import { connectionNode, renderLobby, seatTags, tickCountdowns } from "./lobby.js";
+import {
+  awaySummary,
+  entryText,
+  handsBlock,
+  latestText,
+  listOf,
+  nameIn,
+  newNotes,
+  noteText,
+  presenceText,
+  renderStory,
+  standInSummary,
+} from "./story.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardtable.onlineName";
+const SEEN_KEY = "cardtable.onlineSeen"; // {token: {v, n, round}}: what this device last saw
 const SLIDE_MS = 220;
 const ANNOUNCE_AT_MOST = 3;
 
@@ -52,6 +67,7 @@ const state = {
   lastLog: 0, // the highest log entry this page has shown
   offset: 0, // server clock minus this clock, in seconds
   screen: null,
+  seenBefore: null, // the version shown when the live connection was lost
 };
 
 let table;
@@ -84,8 +100,13 @@ function legal() {
 
 // --- drawing ---------------------------------------------------------------------------------
 
+/** The end of the round or match, a stand-in still playing an away seat named as such. */
+function summary(game) {
+  return standInSummary(game, endSummary);
+}
+
 function turnText(game) {
-  if (game.phase === "round_over" || game.phase === "match_over") return endSummary(game);
+  if (game.phase === "round_over" || game.phase === "match_over") return summary(game);
   const seat = game.turn?.seat;
   if (seat === null || seat === undefined) return "";
   const who = seatName(game, seat);
@@ -127,6 +148,11 @@ function renderPlay() {
   const v = game.view;
   const tableEl = $("table");
   const a = renderBoard({ table, chooser, state, myTurn: myTurn(), turnLine: turnText(game) });
+  renderStory($("move-log"), game);
+  const presence = presenceText(game);
+  $("presence-line").textContent = presence;
+  $("presence-line").hidden = !presence;
+  renderSeatOpen(game);
   const watching = !game.me;
   $("watch-label").hidden = !watching;
   if (watching) $("hand-title").textContent = t("kco.watching_note");
@@ -154,8 +180,45 @@ function renderPlay() {
   tableEl.classList.toggle("watching", watching);
   const endBox = $("end");
   endBox.hidden = !over;
-  if (over) renderEnd(endBox, game, { actions: endActions });
+  if (over) {
+    renderEnd(endBox, game, { actions: () => endActions(game) });
+    // A stand-in still playing an away seat wins as "Computer for …".
+    $("end-summary").textContent = summary(game);
+    const hands = handsBlock(game);
+    if (hands) endBox.querySelector(".table-scroll").after(hands);
+  }
   tickCountdowns(serverNow);
+}
+
+/**
+ * An open seat during the match (the host invited someone new): the host sees the link and
+ * the room code to send; a device without a seat sees the name field and "Take seat".
+ */
+function renderSeatOpen(game) {
+  const open = game.seats.map((s, i) => (s.kind === "open" ? i : -1)).filter((i) => i >= 0);
+  const box = $("seat-open");
+  const playing = game.phase !== "match_over";
+  const host = Boolean(game.me?.host);
+  const guest = !game.me;
+  box.hidden = !open.length || !playing || !(host || guest);
+  if (box.hidden) return;
+  $("seat-open-title").textContent = t(host ? "kon.invite_seat_title" : "kon.take_seat_title");
+  const code = game.code ? `${game.code.slice(0, 3)} ${game.code.slice(3)}` : "";
+  $("seat-open-text").textContent = host ? t("kon.invite_seat_text", { code }) : t("kon.take_seat_text");
+  $("seat-open-link").hidden = !host;
+  $("seat-invite-link").value = inviteUrl();
+  $("seat-open-join").hidden = !guest;
+  if (guest) {
+    $("seat-open-seats").replaceChildren(
+      ...open.map((seat) => {
+        const b = button(`take-seat-${seat}`, "primary take-seat", t("kco.take_seat", { n: seat + 1 }), () =>
+          join(seat, "seat-join-name"),
+        );
+        b.dataset.seat = String(seat);
+        return b;
+      }),
+    );
+  }
 }
 
 /**
@@ -183,13 +246,17 @@ function wayOn(game) {
   rematch.disabled = meReady;
   rematch.setAttribute("aria-pressed", String(meReady));
   out.push(rematch);
-  const waiting = people.filter(({ s }) => !s.rematch).map(({ i }) => i);
+  // The rematch starts without a person who is away: they are not waited for.
+  const notReady = people.filter(({ s }) => !s.rematch);
+  const waiting = notReady.filter(({ s }) => s.connection !== "away").map(({ i }) => nameIn(game, i));
+  const away = notReady.filter(({ s }) => s.connection === "away").map(({ i }) => nameIn(game, i));
   const line = document.createElement("span");
   line.id = "rematch-status";
   line.className = "rematch-status";
   const parts = [];
   if (meReady) parts.push(t("kco.rematch_you_ready"));
-  if (waiting.length) parts.push(t("kco.rematch_waiting", { who: namesOf(game, waiting) }));
+  if (waiting.length) parts.push(t("kco.rematch_waiting", { who: listOf(waiting) }));
+  if (away.length) parts.push(t("kon.rematch_without", { who: listOf(away) }));
   line.textContent = sentences(parts);
   out.push(line);
   return out;
@@ -253,8 +320,10 @@ function adopt(next, { own = false } = {}) {
   state.offset = next.now - Date.now() / 1000;
   const wasMyTurn = myTurn();
   const prevPhase = prev?.phase;
+  // A new round numbers its log from 1 again.
+  if (prev && next.match?.round !== prev.match?.round) state.lastLog = 0;
   const fresh = next.log.filter((e) => e.n > state.lastLog);
-  const shown = fresh.filter((e) => own === false && (!mine(e.seat) || next.seats[e.seat].stand_in));
+  const shown = fresh.filter((e) => own === false && (!mine(e.seat) || e.by));
   // Measured before the board changes: where each shown move's card comes from.
   const last = shown[shown.length - 1];
   let from = null;
@@ -273,13 +342,69 @@ function adopt(next, { own = false } = {}) {
   }
   const parts = [];
   if (shown.length && shown.length <= ANNOUNCE_AT_MOST && prevPhase !== "lobby") {
-    for (const e of shown) parts.push(stepText(next, e.seat, e.move));
+    for (const e of shown) parts.push(entryText(next, e));
     for (const e of next.events || []) if (!mine(e.seat)) parts.push(eventText(next, e));
     playSound(last.move === "end" ? "undo" : "place");
   }
+  // Drops, returns, stand-ins, timers and the host's actions are spoken like moves.
+  if (prev && prev.phase !== "lobby") for (const note of newNotes(next, prev.version)) parts.push(noteText(next, note));
   parts.push(...changeText(prev, next, wasMyTurn));
   if (parts.length && !own) announce(sentences(parts));
+  if (next.phase !== "lobby") say(latestText(next, () => summary(next)));
+  showAway(prev, next);
+  noteSeen(next);
+  attend();
   if (!own) focusAfterChange(prev, next, wasMyTurn);
+}
+
+/** The title, the turn sound and the notification follow whether it is this device's turn. */
+function attend() {
+  const g = state.game;
+  const body = g && g.phase !== "lobby" ? latestText(g, () => summary(g)) : "";
+  turnAttention(myTurn(), { title: t("kco.page_title"), body });
+}
+
+function seenAll() {
+  try {
+    return JSON.parse(storageGet(SEEN_KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+/** Remembers the version (and log entry) this device has shown, for "while you were away". */
+function noteSeen(game) {
+  if (!game.me || game.phase === "lobby") return;
+  const all = seenAll();
+  const last = game.log[game.log.length - 1];
+  all[state.token] = { v: game.version, n: last ? last.n : 0, round: game.match?.round ?? 0 };
+  // Only the last few tables are kept.
+  const keys = Object.keys(all);
+  for (const key of keys.slice(0, Math.max(0, keys.length - 8))) delete all[key];
+  storageSet(SEEN_KEY, JSON.stringify(all));
+}
+
+/**
+ * "While you were away": when the server says this device's seat is back (a note newer than
+ * what the page last showed, after a lost connection or a reload), a short summary of what
+ * happened since the version it last saw.
+ */
+function showAway(prev, next) {
+  if (!next.me || next.phase === "lobby") return;
+  const seen = prev ? null : seenAll()[state.token];
+  const since = prev ? state.seenBefore : seen?.v;
+  if (since === undefined || since === null) return;
+  const back = (next.notes || []).some((n) => n.kind === "back" && n.v > since && next.me.seats.includes(n.seat));
+  if (!back) return;
+  const last = prev?.log?.[prev.log.length - 1];
+  const from = prev ? { v: prev.version, n: last ? last.n : 0, round: prev.match?.round ?? 0 } : seen;
+  const lines = awaySummary(next, from);
+  if (!lines) return;
+  $("away-list").replaceChildren(
+    ...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })),
+  );
+  $("away-summary").hidden = false;
+  announce(sentences([t("kon.away_title"), ...lines]));
 }
 
 /** What changed besides moves: someone joined, the match started, my turn came, it ended. */
@@ -465,17 +590,33 @@ function rematchPress() {
   );
 }
 
-function join(seat) {
-  const name = $("join-name").value.trim();
+/** A message beside a name field (null clears it): the field is marked invalid and described. */
+function fieldMessage(input, text) {
+  const msg = $(`${input.id}-msg`);
+  msg.textContent = text || "";
+  msg.hidden = !text;
+  if (text) {
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", msg.id);
+  } else {
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+  }
+}
+
+function join(seat, field = "join-name") {
+  const input = $(field);
+  const name = input.value.trim();
   if (!name) {
-    showError("kco.error.name_needed");
-    $("join-name").focus();
+    fieldMessage(input, t("kco.error.name_needed"));
+    input.focus();
     return;
   }
+  fieldMessage(input, null);
   storageSet(NAME_KEY, name);
   act(
     (g) => onlineApi.join(g, name, seat),
-    () => $("lobby-title").focus(),
+    (next) => (next.phase === "lobby" ? $("lobby-title") : $("table-title")).focus(),
   );
 }
 
@@ -509,8 +650,7 @@ function leave() {
   );
 }
 
-async function copyLink() {
-  const input = $("invite-link");
+async function copyLink(input) {
   try {
     await navigator.clipboard.writeText(input.value);
     say(t("kco.copied"));
@@ -527,16 +667,54 @@ async function copyLink() {
 function hostSeatTools(li, seat, game) {
   decorateSeat(li, seat, game);
   const s = game.seats[seat];
-  if (!game.me?.host || s.kind !== "person" || s.connection !== "away" || mine(seat)) return;
-  const b = button(`remove-seat-${seat}`, "remove-seat", t("kco.remove_seat"), () => removeSeat(seat));
-  b.setAttribute("aria-label", t("kco.remove_seat_label", { who: seatName(game, seat) }));
-  li.append(b);
+  const absent = s.kind === "person" && !s.local && s.connection !== "online" && !mine(seat);
+  if (!game.me?.host || !absent || game.phase === "match_over") return;
+  const who = seatName(game, seat);
+  const tool = (id, key, onClick) => {
+    const b = button(`${id}-${seat}`, "seat-tool", t(`kon.${key}`), onClick);
+    b.setAttribute("aria-label", t(`kon.${key}_label`, { who }));
+    li.append(b);
+  };
+  if (s.connection === "reconnecting") tool("hand-now", "hand_now", () => hostSeat(seat, "stand-in"));
+  tool("invite-new", "invite_new", () => hostSeat(seat, "invite"));
+  if (s.connection === "away") {
+    const b = button(`remove-seat-${seat}`, "remove-seat", t("kco.remove_seat"), () => removeSeat(seat));
+    b.setAttribute("aria-label", t("kco.remove_seat_label", { who }));
+    li.append(b);
+  }
+}
+
+/** The host's actions on an absent seat: `stand-in` (the computer plays now) or `invite`. */
+function hostSeat(seat, action) {
+  const post = (g) =>
+    call("POST", `/api/kings-corner/online/${encodeURIComponent(g.token)}/seats/${seat}/${action}`, {
+      version: g.version,
+    });
+  run(async () => {
+    let next = null;
+    for (let attempt = 0; next === null; attempt++) {
+      try {
+        next = await post(state.game);
+      } catch (err) {
+        // A computer's step came first: the host's choice still stands, made on the new table.
+        if (err.code !== "stale_version" || !err.current || attempt >= 3) throw err;
+        adopt(err.current, { own: true });
+      }
+    }
+    showError(null);
+    adopt(next, { own: true });
+  });
 }
 
 // --- connection --------------------------------------------------------------------------
 
 function connState(s) {
   const line = $("conn-line");
+  if ((s === "lost" || s === "crowded") && state.seenBefore === null) state.seenBefore = state.game?.version ?? null;
+  if (s === "open" && state.seenBefore !== null)
+    setTimeout(() => {
+      state.seenBefore = null;
+    }, 5000);
   if (s === "lost") line.textContent = t("kco.live_lost");
   else if (s === "crowded") line.textContent = t("kco.crowded");
   // Signed out: not reconnecting, and the signed-out dialog says why.
@@ -568,7 +746,18 @@ function openTable(token) {
 function wire() {
   ({ table, chooser } = wireTable({ state, legal, blocked, render, play }, hostSeatTools));
   wireCodeForm($("code-form"), $("room-code"));
-  $("copy-btn").addEventListener("click", copyLink);
+  $("copy-btn").addEventListener("click", () => copyLink($("invite-link")));
+  $("seat-copy-btn").addEventListener("click", () => copyLink($("seat-invite-link")));
+  $("away-ok").addEventListener("click", () => {
+    $("away-summary").hidden = true;
+    $("table-title").focus();
+  });
+  for (const id of ["join-name", "seat-join-name"]) {
+    $(id).addEventListener("input", () => fieldMessage($(id), null));
+  }
+  // Announcements go through #live; the line under the board is shown, not spoken twice.
+  $("message").removeAttribute("aria-live");
+  const drawNotify = notifyControl($("notify-btn"), $("notify-note"));
   $("start-match-btn").addEventListener("click", start);
   $("leave-btn").addEventListener("click", leave);
   $("table-leave-btn").addEventListener("click", leave);
@@ -576,9 +765,16 @@ function wire() {
   $("undo-btn").addEventListener("click", undo);
   $("reveal-btn").addEventListener("click", reveal);
   $("join-name").value = storageGet(NAME_KEY) || "";
+  $("seat-join-name").value = storageGet(NAME_KEY) || "";
   onShortcuts(() => state.screen === "table", { escape: () => chooser.cancel(), z: undo });
   reducedMotion.addEventListener?.("change", () => state.game && render());
-  onLanguageChange(() => render());
+  onLanguageChange(() => {
+    render();
+    drawNotify();
+    const g = state.game;
+    if (g && g.phase !== "lobby") say(latestText(g, () => summary(g)));
+    attend();
+  });
   setInterval(() => tickCountdowns(serverNow), 500);
   window.addEventListener("hashchange", () => location.reload());
 }
