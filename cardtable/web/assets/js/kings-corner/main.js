@@ -474,7 +474,10 @@ function showSetup() {
   $("setup").hidden = false;
   if (state.game) fillSetup(state.game);
   renderSetup();
-  (!$("continue-box").hidden ? $("continue-btn") : $("start-btn")).focus();
+  // The keyboard starts on Continue or Deal, the eye at the top of the page (the way in to
+  // play with friends, then the settings).
+  (!$("continue-box").hidden ? $("continue-btn") : $("start-btn")).focus({ preventScroll: true });
+  window.scrollTo(0, 0);
 }
 
 function showTable() {
