@@ -140,6 +140,12 @@ def test_poker_squares_review_in_both_languages_on_phone_and_desktop(
     page.locator("#step-slider").fill(str(off["index"] + 1))
     size = "phone" if phone else "desktop"
     page.screenshot(path=str(screenshot_dir / f"review-ps-{lang}-{size}.png"), full_page=True)
+    page.locator(".review-step").screenshot(
+        path=str(screenshot_dir / f"review-ps-{lang}-{size}-step.png")
+    )
+    page.locator("#summary").screenshot(
+        path=str(screenshot_dir / f"review-ps-{lang}-{size}-summary.png")
+    )
     check_screen(page, f"poker squares review ({lang}, {size})", phone=phone)
     # Shown again at once: stored.
     page.reload()
@@ -241,7 +247,9 @@ def kc_round(page: Page, headers: dict[str, str], players: int = 3) -> Any:
     raise AssertionError("the round did not end")
 
 
-@pytest.mark.parametrize(("lang", "phone"), [("en", False), ("ja", True)])
+@pytest.mark.parametrize(
+    ("lang", "phone"), [("en", False), ("ja", True), ("en", True), ("ja", False)]
+)
 def test_kings_corner_replay_steps_through_every_turn(
     new_page: NewPage, live_app: FastAPI, screenshot_dir: Path, lang: str, phone: bool
 ) -> None:
@@ -287,7 +295,7 @@ def test_kings_corner_replay_steps_through_every_turn(
 
 ADVICE = {
     "en": {"you": "The strong computer in your place", "won": "{n} (won)"},
-    "ja": {"you": "あなたの立場なら強いコンピューターは", "won": "{n}（勝ち）"},
+    "ja": {"you": "あなたの立場での強いコンピューターの手", "won": "{n}（勝ち）"},
 }
 
 
