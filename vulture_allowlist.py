@@ -38,6 +38,10 @@ _.start_estimate
 _.expected_loss
 _.par
 _.vs_par
+_.percent
+_.good_below
+_.chosen_line
+_.best_line
 _.par_line_scores
 
 # The game interface (cardtable.interface.GameEngine): protocol members every engine
@@ -69,6 +73,9 @@ _.mean_penalty
 _.by_opponent
 _.by_rule_set
 _.replayable
+_.reviewable
+_.replay_rounds
+_.checkable
 _.me
 # Starlette's StaticFiles hook, overridden by `WebFiles` (cardtable/server/core/web.py).
 _.file_response
