@@ -1,0 +1,105 @@
+"""One person against computers (issue 29, item 9): after End turn the computers' turns play on
+by themselves at the chosen pace, each step announced and logged, with no "Next player" to
+press (that step is kept for handing one device between people, test_web_kings_corner.py).
+And every hand card has one accessible name ("King of diamonds", not "K king of diamonds").
+In English and Japanese, at 390x844 and 1280x800, photographed and checked with axe-core."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from playwright.sync_api import expect
+
+from cardtable import kings_corner as kc
+from cardtable.kings_corner.cpu import choose_move
+from cardtable.server.games.kc_table import Table
+from tests.web.a11y import check_screen
+from tests.web.conftest import NewPage
+from tests.web.kc_helpers import Seat, hand_cards, seeded_match, settle, shot
+
+FOUR: tuple[Seat, ...] = (
+    ("human", None),
+    ("computer", "easy"),
+    ("computer", "normal"),
+    ("computer", "easy"),
+)
+LANGS = {"en": "en-US", "ja": "ja-JP"}
+BUNDLES = Path(__file__).resolve().parents[2] / "cardtable" / "web" / "assets" / "i18n"
+FAST_DELAY_MS = 350  # main.js SPEEDS.fast: the wait before each computer step
+
+# Records the time of every new version the page shows (each computer step is one).
+WATCH = """() => {
+  window.__versions = [];
+  const table = document.getElementById('table');
+  new MutationObserver(() => window.__versions.push([table.dataset.version, performance.now()]))
+    .observe(table, {attributes: true, attributeFilter: ['data-version']});
+}"""
+
+
+def round_back_to_me() -> int:
+    """A four-player deal where the person starts, ends the turn at once, and the three
+    computers' turns after it hand the play back to the person (the round goes on)."""
+    for seed in range(1, 200):
+        table = Table.new(FOUR, kc.Rules(), 1, seed)
+        if table.match.state.to_play != 0:
+            continue
+        table, _, _ = table.played(0, "end", computer=False)
+        while table.phase == "computer":
+            seat = table.match.state.to_play
+            move = choose_move(
+                table.match.view(seat), FOUR[seat][1] or "normal", table.computer_rng()
+            )
+            table, _, _ = table.played(seat, move, computer=True)
+        if table.phase == "play":
+            return seed
+    raise AssertionError("no seed")
+
+
+def card_name(lang: str, code: str) -> str:
+    words = json.loads((BUNDLES / f"{lang}.json").read_text(encoding="utf-8"))
+    name = words["card.name"].format(rank=words[f"rank.{code[0]}"], suit=words[f"suit.{code[1]}"])
+    return str(name[:1].upper() + name[1:])
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
+def test_computers_play_on_without_next_player(
+    new_page: NewPage, live_app: FastAPI, screenshot_dir: Path, phone: bool, lang: str
+) -> None:
+    page = new_page(phone=phone, locale=LANGS[lang])
+    size = "phone" if phone else "desktop"
+    seeded_match(page, live_app, round_back_to_me(), seats=FOUR, speed="fast")
+    start = settle(page, live_app)
+    assert start.phase == "play" and start.match.state.to_play == 0
+
+    # One accessible name per hand card: the card's name, its index not said twice.
+    for code in hand_cards(page):
+        label = page.locator(f"#hand .hand-card[data-card='{code}']").get_attribute("aria-label")
+        assert label is not None and label.startswith(card_name(lang, code)), (code, label)
+        if code[0] in "JQKA":
+            assert not label.startswith(f"{code[0]} "), label
+
+    page.evaluate(WATCH)
+    page.locator("#end-btn").click()
+    table = settle(page, live_app)
+    expect(page.locator("#next-btn")).to_be_hidden()
+    steps = [e for e in table.log if e["seat"] != 0]
+    assert steps, "no computer moved"
+    # Every computer step was shown, one at a time, at the chosen pace.
+    versions = page.evaluate("() => window.__versions")
+    times = [t for _, t in versions]
+    assert len(times) >= len(steps) + 1, (versions, steps)
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert gaps and min(gaps) >= FAST_DELAY_MS * 0.9, gaps
+    # The log lists the computers' moves, and the turn coming back is announced.
+    computer = "Computer" if lang == "en" else "CPU"
+    expect(page.locator("#move-log li").first).to_contain_text(computer)
+    if table.phase == "play":
+        expect(page.locator("#live")).to_contain_text("Your turn" if lang == "en" else "あなたの番")
+        expect(page.locator("#hand .hand-card").first).to_be_focused()
+    shot(page, screenshot_dir, f"after-computers-{size}-{lang}")
+    check_screen(page, f"kings corner, after the computers' turns ({size}, {lang})", phone=phone)
