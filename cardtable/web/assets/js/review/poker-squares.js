@@ -83,7 +83,7 @@ function renderSummary() {
   const a = r.accuracy;
   const th = r.thresholds;
   const rows = [
-    ["accuracy", `${a.percent}%`, t("rv.accuracy_note", { n: a.placements, good: a.good, limit: a.good_below })],
+    ["accuracy", `${a.percent}%`, t("rv.accuracy_note", { placements: a.placements, good: a.good, n: a.good_below })],
     ["score", String(r.total), t("rv.score_note")],
     ["par", String(r.par), t("rv.par_note")],
     ["vs_par", signed(r.vs_par), t(r.vs_par >= 0 ? "rv.vs_par_note_up" : "rv.vs_par_note_down")],
