@@ -331,7 +331,7 @@ def test_recovery_file_restores_the_record_elsewhere(
     chooser.value.set_files(str(path))
     # Asked first, saying what the file does (this browser has no games of its own to lose);
     # nothing reloads before the answer.
-    confirm = d.locator(".devices-confirm")
+    confirm = d.locator(".devices-confirm:not([id])")
     expect(confirm).to_contain_text("このファイルの記録を復元しますか")
     check_dialog(d, "settings, restore question (ja, phone)", phone=True)
     confirm.get_by_role("button", name="続ける").click()
