@@ -113,6 +113,7 @@ function turnText(game) {
   const s = game.seats[seat];
   if (game.phase === "handoff") return t("kc.turn_handoff", { who });
   if (s.kind === "computer") return t("kc.turn_computer", { who });
+  if (s.kind === "open") return t("kon.presence.open", { n: seat + 1 });
   if (s.stand_in) return t("kco.stand_in_turn", { who });
   if (!myTurn()) return t("kc.turn_of", { who });
   return ownTurnText(game, who);
@@ -703,6 +704,8 @@ function hostSeat(seat, action) {
     }
     showError(null);
     adopt(next, { own: true });
+    // The link to send is beside the table (after the log on a phone): bring it into view.
+    if (action === "invite") $("seat-invite-link").focus();
   });
 }
 
@@ -755,6 +758,9 @@ function wire() {
   for (const id of ["join-name", "seat-join-name"]) {
     $(id).addEventListener("input", () => fieldMessage($(id), null));
   }
+  // The absent seats' line and the open seat's invite head the side column (above the log):
+  // in the status lines they would push the board down on a desktop.
+  $("move-log").parentElement.prepend($("presence-line"), $("seat-open"));
   // Announcements go through #live; the line under the board is shown, not spoken twice.
   $("message").removeAttribute("aria-live");
   const drawNotify = notifyControl($("notify-btn"), $("notify-note"));

@@ -44,7 +44,8 @@ export function graceText(game) {
 }
 
 /** "Computer for ちか" (or "Computer for you"). */
-export function computerFor(game, seat) {
+function computerFor(game, seat) {
+  if (game.seats[seat].kind === "open") return t("kon.computer_for_seat", { n: seat + 1 });
   const who = isYou(game, seat) ? t("kon.you_obj") : seatName(game, seat);
   return t("kon.computer_for", { who });
 }
