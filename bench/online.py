@@ -295,7 +295,8 @@ async def read_live(device: Device, stats: Stats) -> None:
             elif msg.get("type") != "pong":
                 stats.error(f"live message {msg.get('type')}")
     except Exception as exc:
-        stats.error(f"live connection: {type(exc).__name__}")
+        code = getattr(getattr(exc, "rcvd", None), "code", None)  # the server's close code
+        stats.error(f"live connection: {type(exc).__name__}" + (f" {code}" if code else ""))
     device.closed_early = True
 
 
@@ -356,6 +357,11 @@ async def open_live(tables: list[Table], stats: Stats) -> None:
             stats.error(f"live connect: {type(exc).__name__}")
             return
         d.reader = asyncio.create_task(read_live(d, stats))
+        # Hold the slot until the server has answered the hello with the table: at most
+        # SETUP_CONCURRENCY hellos per client process are in flight, as when people arrive
+        # over a few seconds (all at once, a busy server closes the oldest waiting ones with
+        # 4408 beyond `OnlineSettings.hello_total`, and the page reconnects later).
+        await d.wait_version(1, 30)
 
     await bounded(SETUP_CONCURRENCY, [one(t, d) for t in tables for d in t.devices])
 
@@ -378,7 +384,9 @@ async def start(tables: list[Table], stats: Stats) -> None:
     async def one(t: Table) -> None:
         host = t.devices[0]
         for _ in range(5):
-            assert host.latest is not None
+            if host.latest is None:  # its live socket never delivered the table
+                stats.error("start: the host never heard its table")
+                return
             started = await request(
                 host, stats, "POST", f"{BASE}/{t.token}/start",
                 {"version": host.latest["version"]},
@@ -397,7 +405,11 @@ async def play(t: Table, moves: int, think: float, stats: Stats, rng: random.Ran
         if made >= moves:
             return
         await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-        latest = max((d.latest for d in t.devices if d.latest), key=lambda x: x["version"])
+        heard = [d.latest for d in t.devices if d.latest]
+        if not heard:
+            stats.error("play: no device of the table heard it live")
+            return
+        latest = max(heard, key=lambda x: x["version"])
         if latest["phase"] == "match_over":
             return
         if latest["phase"] == "round_over":
