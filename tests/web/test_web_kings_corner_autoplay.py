@@ -101,5 +101,7 @@ def test_computers_play_on_without_next_player(
     if table.phase == "play":
         expect(page.locator("#live")).to_contain_text("Your turn" if lang == "en" else "あなたの番")
         expect(page.locator("#hand .hand-card").first).to_be_focused()
+    # The line under the board no longer speaks of the computers' turn.
+    expect(page.locator("#message")).to_have_text("")
     shot(page, screenshot_dir, f"after-computers-{size}-{lang}")
     check_screen(page, f"kings corner, after the computers' turns ({size}, {lang})", phone=phone)

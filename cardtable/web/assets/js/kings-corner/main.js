@@ -230,6 +230,7 @@ async function computerLoop() {
         const pile = landing(step.move);
         if (pile) slideFrom(table, from, pile, speed().slide);
         playSound(step.move === "end" ? "undo" : "place");
+        say(stepText(next, step.seat, step.move));
         announce(stepAnnouncement(next, step));
       }
     }
@@ -238,6 +239,8 @@ async function computerLoop() {
   } finally {
     state.looping = false;
   }
+  // The computers are done: the line under the board no longer speaks of their turn.
+  if (state.game && state.game.phase !== "computer") say("");
   if (state.game && !state.looping && state.game.phase !== "computer") focusAfterTurn();
 }
 
