@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from playwright.sync_api import Page, expect
 
+from cardtable.server import Settings, create_app
+from cardtable.server.core.online_config import OnlineSettings
 from tests.web.conftest import NewPage
 
 PAGES = ["/", "/rules-poker-squares.html", "/rules-kings-corner.html", "/poker-squares.html"]
@@ -81,3 +85,17 @@ def test_four_colour_option(page: Page) -> None:
     assert red != blue and blue == "rgb(10, 85, 200)", (red, blue)
     page.reload()
     expect(page.locator("html")).to_have_class(re.compile("four-colour"))
+
+
+def test_rules_page_states_the_servers_grace_period(tmp_path: Path) -> None:
+    """The online section of the Kings Corner rules gives the grace period the server runs
+    with (Settings.online.grace_seconds), not a figure written into the page."""
+    settings = Settings(
+        data_dir=tmp_path, database_url=None, online=OnlineSettings(grace_seconds=45.0)
+    )
+    with TestClient(create_app(settings)) as client:
+        page = client.get("/rules-kings-corner.html")
+    assert page.status_code == 200
+    assert "waits 45 seconds for them to come back" in page.text
+    assert "45秒のあいだ戻りを待ちます" in page.text
+    assert "60 seconds for them" not in page.text
