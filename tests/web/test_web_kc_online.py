@@ -298,6 +298,11 @@ def test_turn_timer_and_language(device: Device) -> None:
     )
     log = api_get(host, token)["log"]
     assert any(e["seat"] == first and e["move"] == "end" for e in log)
+    # The log says the time ran out, and whose computer finished the turn.
+    expect(watcher.locator("#move-log li[data-note='timer']")).to_have_count(1)
+    expect(watcher.locator("#move-log li[data-by='timer']").first).to_contain_text(
+        re.compile(r"Computer for|の代打ち")
+    )
 
 
 # -- issue 29: the table's story, your turn, the rematch line, the end's hands -----------------
@@ -406,6 +411,8 @@ def test_the_log_tells_a_drop_a_stand_in_move_and_a_return(
     stand_in = log.locator("li[data-by='stand_in']").first
     expect(stand_in).to_contain_text(WORDS[locale]["for"], timeout=LIVE_TIMEOUT)
     assert_no_axe_violations(host, f"online log with a drop and a stand-in ({locale})")
+    if phone:
+        assert_tap_targets(host, "online table, host tools on an away seat (phone)", within="main")
     shot(host, screenshot_dir, "story-host", locale)
 
     # ちか comes back from the same browser: "back" in the host's log, and a summary for ちか.
@@ -420,6 +427,8 @@ def test_the_log_tells_a_drop_a_stand_in_move_and_a_return(
     expect(summary.locator("li")).not_to_have_count(0)
     expect(summary).to_contain_text(str(len([e for e in made_for_me if e["move"] != "end"])))
     assert_no_axe_violations(back, f"while you were away ({f_locale})")
+    if f_phone:
+        assert_tap_targets(back, "while you were away (phone)", within="main")
     shot(back, screenshot_dir, "away-summary", f_locale)
     back.locator("#away-ok").click()
     expect(summary).to_be_hidden()
@@ -527,7 +536,10 @@ def test_end_shows_every_hand_and_the_rematch_waits_only_for_those_present(
     winners = final["match"]["winners"]
     summary = host.locator("#end-summary")
     if len(winners) == 1 and winners[0] != 0:
-        expect(summary).to_contain_text("Computer for" if locale == "en-US" else "の代打ち")
+        words = "Computer for" if locale == "en-US" else "の代打ち"
+        expect(summary).to_contain_text(words)
+        # ... and so is the announcement of the match's end.
+        expect(host.locator("#live")).to_contain_text(words)
     # Bob and Cy come back (their devices connect); Dee stays away and is not waited for.
     for pid in players[:2]:
         with connect_live(host, token, pid):

@@ -420,7 +420,7 @@ function changeText(prev, next, wasMyTurn) {
   }
   const over = next.phase === "round_over" || next.phase === "match_over";
   const wasOver = prev.phase === "round_over" || prev.phase === "match_over";
-  if (over && !wasOver) out.push(endSummary(next));
+  if (over && !wasOver) out.push(summary(next));
   else if (!over && next.phase !== "lobby" && (myTurn() !== wasMyTurn || prev.phase !== next.phase)) {
     out.push(turnText(next));
   }
