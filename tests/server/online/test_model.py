@@ -353,10 +353,12 @@ def test_damaged_rooms_do_not_load() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**40), st.lists(st.integers(0, 9), min_size=1, max_size=60))
+@given(st.integers(0, 2**40), st.lists(st.integers(0, 12), min_size=1, max_size=60))
 def test_any_sequence_of_changes_keeps_the_room_loadable(seed: int, script: list[int]) -> None:
-    """Random presence changes, moves and time: every result saves and loads, versions rise
-    by one, and no device's view names a card of another hand or the stock."""
+    """Random presence changes, moves, time and the host's actions on an absent seat (the
+    computer now, invite someone new, who joins): every result saves and loads, versions rise
+    by one, and no device's view names a card of another hand (until the round is over) or
+    the stock."""
     room = started(seed=seed)
     now = T0
     for op in script:
@@ -378,6 +380,12 @@ def test_any_sequence_of_changes_keeps_the_room_loadable(seed: int, script: list
                 new = room.move(player or A, "end", now)
             elif op == 7 and room.phase == "round_over":
                 new = room.next_round(A, now)
+            elif op == 10:
+                new = room.hand_to_computer(room.seats[room.host].player or A, 1, now)
+            elif op == 11:
+                new = room.reopen(room.seats[room.host].player or A, 1, now)
+            elif op == 12:
+                new = room.join(C, "Cy", None, now)
             else:
                 new = room.advance(now + 100)
         except Refused:
@@ -393,6 +401,6 @@ def test_any_sequence_of_changes_keeps_the_room_loadable(seed: int, script: list
                                               since=before))  # fmt: skip
                 hidden = {str(c) for c in state.stock}
                 for i, hand in enumerate(state.hands):
-                    if i != viewer:
+                    if i != viewer and not state.is_over:
                         hidden |= {str(c) for c in hand}
                 assert not {c for c in hidden if f'"{c}"' in text or f'"{c}>' in text}
