@@ -131,6 +131,32 @@ def test_no_word_breaks_and_no_cut_labels(
     page.screenshot(path=str(screenshot_dir / f"stats-words-{lang}-{size}.png"), full_page=True)
 
 
+PAGES = [
+    "/",
+    "/daily.html",
+    "/poker-squares.html",
+    "/kings-corner.html",
+    "/rules-poker-squares.html",
+    "/rules-kings-corner.html",
+    "/verify.html",
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_no_page_breaks_a_word_on_a_phone(
+    new_page: NewPage, played: tuple[str, int], lang: str
+) -> None:
+    """Japanese breaks between phrases (base.css) and tables wrap between words: at 390 px no
+    page of the site shows a word broken across two lines, and none is wider than the phone."""
+    page, _ = open_stats(new_page, played, phone=True, locale="ja-JP" if lang == "ja" else "en-US")
+    for path in PAGES:
+        page.goto(path)
+        expect(page.locator("body.ready")).to_have_count(1)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate(WORD_BREAKS) == [], path
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, path
+
+
 WORD_BREAKS = """() => {
   // Each text node's words: a word whose characters lie on more than one line is broken.
   // Japanese "words" are the runs of katakana (a break inside one reads as a broken word).
