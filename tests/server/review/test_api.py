@@ -17,6 +17,7 @@ from cardtable import poker_squares as ps
 from cardtable.server import Settings, create_app
 from cardtable.server.games.kc_table import Table
 from cardtable.server.review import jobs as review_jobs
+from cardtable.server.review.explain import GOOD_BELOW
 from cardtable.server.review.store import ReviewStore
 from tests.server.helpers import Api
 from tests.server.kc_driver import play_match
@@ -97,6 +98,17 @@ def test_review_is_computed_stored_and_shown_again(api: Api, table: str) -> None
     for i, step in enumerate(review["steps"]):
         assert step["index"] == i and step["chosen"] == [i // 5, i % 5]
         assert len(step["estimates"]) == 25 - i
+    # The words: accuracy from the steps, and the line each cell served (the first card of a
+    # row-by-row deal starts row 1; the first card of each later row joins a column).
+    limit = GOOD_BELOW[table]
+    good = sum(1 for s in review["steps"] if s["chosen"] == s["best"] or s["loss"] < limit)
+    assert review["accuracy"] == {
+        "percent": round(100 * good / 25), "good": good, "placements": 25, "good_below": limit,
+    }  # fmt: skip
+    first_line = review["steps"][0]["chosen_line"]
+    assert first_line == {"line": "row", "index": 0, "hand": "start", "rank": None}
+    assert review["steps"][5]["chosen_line"]["line"] == "column"
+    assert all(s["best_line"]["line"] in ("row", "column") for s in review["steps"])
     # Stored: asked again (POST or GET), it is there at once and unchanged.
     again = api.post(f"{PS}/{game['id']}/start")
     assert again["state"] == "done" and again["review"] == review
