@@ -173,8 +173,9 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
     expected |= {(f"{online}/{{token}}{tail}", "get") for tail in ("", "/qr.svg")}
     expected |= {
         (f"{online}/{{token}}/{action}", "post")
-        for action in ("join", "leave", "seats/{seat}", "start", "moves", "undo", "reveal",
-                       "next-round", "rematch")
+        for action in ("join", "leave", "seats/{seat}", "seats/{seat}/stand-in",
+                       "seats/{seat}/invite", "start", "moves", "undo", "reveal", "next-round",
+                       "rematch")
     }  # fmt: skip
     expected |= {
         ("/api/daily/{table}", "get"),
