@@ -89,5 +89,35 @@ def test_four_player_hand_clear_of_the_action_bar(
     page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
     assert_clear_of_actions(page, where + ", scrolled down")
     page.evaluate("() => window.scrollTo(0, 0)")
-    shot(page, screenshot_dir, f"kc-four-players-{size}-{lang}")
+    shot(page, screenshot_dir, f"four-players-{size}-{lang}")
+    check_screen(page, f"kings corner, {where}", phone=phone)
+
+
+PASS_AND_PLAY: tuple[Seat, ...] = (
+    ("human", None),
+    ("human", None),
+    ("computer", "easy"),
+    ("human", None),
+)
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
+def test_handoff_panel_clear_of_the_action_bar(
+    new_page: NewPage, live_app: FastAPI, screenshot_dir: Path, phone: bool, lang: str
+) -> None:
+    """Four seats shared on one device, at the hand-off: the panel that hands the device on
+    (and its Show button) never lies under the action bar (stuck to the window's bottom, the
+    bar covered 10 px of a two-seat hand-off panel at 1280x800)."""
+    page = new_page(phone=phone, locale=LANGS[lang])
+    seeded_match(page, live_app, 7, seats=PASS_AND_PLAY)
+    expect(page.locator("#handoff")).to_be_visible()
+    size = "phone" if phone else "desktop"
+    where = f"hand-off, four seats, {size}, {lang}"
+    bar = boxes(page, "#actions")[0]
+    for box in boxes(page, "#handoff") + boxes(page, "#reveal-btn"):
+        assert overlap(box, bar) == 0, f"{where}: {box} lies under the action bar {bar}"
+    if phone:
+        assert_in_window(page, "#reveal-btn", where)
+    shot(page, screenshot_dir, f"handoff-four-{size}-{lang}")
     check_screen(page, f"kings corner, {where}", phone=phone)
