@@ -101,3 +101,7 @@ _.refused_handshakes
 _.CODE_SPACE
 # uvicorn's WebSocket protocol reads it (how long a closing socket waits for the client).
 _.close_timeout
+
+# A module-level __getattr__ (PEP 562): uvicorn's workers import
+# "cardtable.cli.serve_workers:http_protocol" and ":ws_protocol", which it builds on first use.
+__getattr__
