@@ -204,6 +204,7 @@ def test_export_then_delete_from_the_settings_dialog(
     # At once, nothing of the deleted games shows on the page behind the dialog.
     expect(page.locator("#main")).to_be_hidden()
     expect(page.locator("#history li").first).to_be_hidden()
+    check_screen(page, "settings dialog after delete (en, desktop)", phone=False)
     page.locator("#settings-dialog [data-close]").click()
     # The page starts again with a new player: nothing played.
     expect(page.locator("#history-empty")).to_be_visible()
