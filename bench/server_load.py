@@ -398,6 +398,17 @@ def cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def settle(pid: int, timeout: float = 90.0) -> None:
+    """Wait until the server's processes (its workers, their search pools preloading the
+    engines) have finished starting: under a tenth of a core for half a second."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        before = cpu_seconds(pid)
+        time.sleep(0.5)
+        if cpu_seconds(pid) - before < 0.05:
+            return
+
+
 @contextmanager
 def sampling(pid: int, out: Path | None) -> Iterator[None]:
     """py-spy samples process ``pid`` (all threads, idle ones left out) into ``out`` (the
@@ -449,6 +460,7 @@ def measure(
             ),
             server("bare", data / "bare", extra=extra) as (bare_port, bare_pid),
         ):
+            settle(app_pid)
             players = asyncio.run(new_players(app_port, max(levels)))
             for clients in levels:
                 # Interleaved, level by level, so that a change in the machine's other load

@@ -113,3 +113,29 @@ def test_several_workers_need_postgresql(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "--workers needs PostgreSQL" in done.stderr
     assert not (tmp_path / "data").exists()
+
+
+def test_every_connection_gets_tcp_nodelay() -> None:
+    """A listening socket made as uvicorn makes it for `--workers` (``proto`` 0), so asyncio
+    leaves Nagle on: the HTTP protocol turns it off for each connection itself (without it a
+    move at one client waited 48 ms for the client's delayed ACK)."""
+    import socket
+
+    from cardtable.server.core.serving import _no_delay
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        assert listener.proto == 0
+        with socket.create_connection(listener.getsockname()) as client:
+            accepted, _ = listener.accept()
+            with accepted:
+                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
+
+                class Transport:
+                    def get_extra_info(self, name: str) -> object:
+                        return accepted if name == "socket" else None
+
+                _no_delay(Transport())
+                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+            assert client.fileno() >= 0
