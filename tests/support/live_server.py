@@ -34,6 +34,10 @@ def live_server(app: Any, *, timeout: float = 20.0) -> Iterator[str]:
         log_level="warning",
         lifespan="on",
         timeout_keep_alive=600,
+        # As `cardtable serve` runs (core/serving.py): not uvicorn's "auto", which picks
+        # uvloop and httptools when installed (the bench extra installs them to measure).
+        loop="asyncio",
+        http="h11",
         **ws,
     )
     server = uvicorn.Server(config)
