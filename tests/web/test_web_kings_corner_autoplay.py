@@ -19,7 +19,15 @@ from cardtable.kings_corner.cpu import choose_move
 from cardtable.server.games.kc_table import Table
 from tests.web.a11y import check_screen
 from tests.web.conftest import NewPage
-from tests.web.kc_helpers import Seat, hand_cards, seeded_match, settle, shot
+from tests.web.kc_helpers import (
+    Seat,
+    hand_cards,
+    page_version,
+    seeded_match,
+    settle,
+    shot,
+    wait_version_change,
+)
 
 FOUR: tuple[Seat, ...] = (
     ("human", None),
@@ -84,7 +92,10 @@ def test_computers_play_on_without_next_player(
             assert not label.startswith(f"{code[0]} "), label
 
     page.evaluate(WATCH)
+    before = page_version(page)
     page.locator("#end-btn").click()
+    # The click's answer first (settle alone could return the table as it was before it).
+    wait_version_change(page, before)
     table = settle(page, live_app)
     expect(page.locator("#next-btn")).to_be_hidden()
     steps = [e for e in table.log if e["seat"] != 0]
