@@ -165,7 +165,8 @@ WORD_BREAKS = """() => {
   const range = document.createRange();
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
-    if (!el || el.closest("svg, .visually-hidden, [hidden]")) continue;
+    // Codes (a commitment's 64 hex digits) are values, not words: they may wrap anywhere.
+    if (!el || el.closest("svg, .visually-hidden, [hidden], code")) continue;
     if (!el.getClientRects().length) continue;
     const re = /[A-Za-z]{4,}|[\u30a0-\u30ff]{3,}/g;
     for (const m of n.data.matchAll(re)) {
