@@ -1,5 +1,5 @@
 """The recorded moves of a Kings Corner match, round by round, from the store's move log, and
-the replay of one finished round (`kings_corner.replay`, docs/review.md).
+the replay of one finished round (`replayed`, docs/review.md).
 
 The log holds every step the routes saved: plays, pile moves and ends (``{"seat", "move",
 "turn", "round"}``), undo (which takes back the round's last play or pile move), reveal and
@@ -136,27 +136,6 @@ def _replays_to(start: kc.Match, rounds: list[list[str]], saved: kc.Match) -> bo
         for move in moves:
             m = m.play(move)
     return m.round == saved.round and m.state == saved.state and m.totals == saved.totals
-
-
-def replay(table: Table, log: Sequence[JSON], number: int) -> dict[str, Any]:
-    """Round ``number`` of the saved table: 409 ``wrong_phase`` unless the engine says it is
-    over, 409 ``damaged_game`` when the log does not replay to the saved match."""
-    match = table.match
-    if number > finished_rounds(match):
-        raise wrong_phase(f"round {number} is not over: it cannot be replayed yet")
-    rounds = round_moves(log)
-    start = start_of(match)
-    try:
-        if not _replays_to(start, rounds, match):
-            raise damaged("match")
-        out = replay_round(start, rounds, number)
-    except RoundNotOver as exc:  # pragma: no cover - finished_rounds said it was over
-        raise wrong_phase(str(exc)) from None
-    except ValueError:  # MatchError, IllegalMove, MoveError: a log that does not replay
-        raise damaged("match") from None
-    out["seats"] = [kind for kind, _ in table.seats]
-    out["finished_rounds"] = finished_rounds(match)
-    return out
 
 
 Key = tuple[str, int]
