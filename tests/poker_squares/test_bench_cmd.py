@@ -93,3 +93,31 @@ def test_the_pairing_script_reads_compare_output(tmp_path: Path) -> None:
     f = tmp_path / "run.txt"
     f.write_text("1 120 118\n2 -3 4\nmean 58.50 sd 1 games 2\ncompare baseline mean 61.00\n")
     assert read_scores(f) == {"1": 120, "2": -3}
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--generate", "0"], "--generate needs a positive number of deals"),
+        (["--limit", "0"], "--limit must be at least 1"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--budget", "-1"], "--budget must be 0 or more"),
+        (["--move-ms", "0"], "--move-ms must be positive"),
+        (["--player", "baseline", "--move-ms", "5"], "the baseline player takes --budget"),
+        (["--compare", "baseline", "--move-ms", "5"], "--compare needs --budget"),
+    ],
+)
+def test_bench_refuses_impossible_options_in_one_line(
+    options: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deals = tmp_path / "deals.txt"
+    main(["bench", "poker-squares", "--generate", "2", "--deals", str(deals)])
+    capsys.readouterr()
+    assert main(["bench", "poker-squares", "--deals", str(deals), *options]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardtable: error: ") and message in err and err.count("\n") == 1
+
+
+def test_bench_alone_shows_its_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench"]) == 2
+    assert "poker-squares" in capsys.readouterr().out
