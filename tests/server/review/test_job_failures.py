@@ -224,7 +224,7 @@ def wait_for(check: Callable[[], bool], what: str) -> None:
 def test_a_review_waiting_for_a_slot_renews_its_lease_then_finishes(
     admission: Admission, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(review_jobs, "LEASE", 0.3)
+    monkeypatch.setattr(review_jobs, "LEASE", 1.5)
     monkeypatch.setattr(review_jobs, "SLOT_POLL", 0.005)
     with spare_slot(admission) as held:  # a search holds the only slot
         assert held
@@ -246,7 +246,7 @@ def test_a_review_waiting_for_a_slot_renews_its_lease_then_finishes(
 def test_a_review_waiting_for_a_slot_stops_when_its_row_was_taken_over(
     admission: Admission, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(review_jobs, "LEASE", 0.3)
+    monkeypatch.setattr(review_jobs, "LEASE", 1.5)
     monkeypatch.setattr(review_jobs, "SLOT_POLL", 0.005)
     calls = counting(monkeypatch, "review_step", lambda n: None)
     with spare_slot(admission) as held:
@@ -338,7 +338,6 @@ def test_a_review_whose_store_is_closed_is_not_started(
 def test_asking_again_keeps_a_review_and_a_forgotten_one_is_dropped(
     admission: Admission, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(review_jobs, "FORGOTTEN", 0.2)
     monkeypatch.setattr(review_jobs, "SERVED_REMEMBERED", 1)
     gate = Gate(monkeypatch)
     reviews = review_jobs.Reviews(admission, running=1, queue=1)
@@ -354,7 +353,10 @@ def test_asking_again_keeps_a_review_and_a_forgotten_one_is_dropped(
     assert reviews.ask(a_job(store, "a1", "ann", seed=1)) == RUNNING
     assert reviews.ask(a_job(store, "b1", "bob", seed=3)) == "waiting"
     assert reviews.counts() == (1, 2)
-    time.sleep(0.3)  # Ann's page for a2 was closed; Bob's page still asks about b1
+    # Both pages were last heard from longer ago than FORGOTTEN: Ann closed hers, Bob's
+    # still polls and asks about b1 again.
+    for job in (forgotten, kept):
+        job.asked -= review_jobs.FORGOTTEN + 1
     before = kept.asked
     assert reviews.ask(a_job(store, "b1", "bob", seed=3)) == "waiting"
     assert kept.asked > before
