@@ -85,12 +85,14 @@ def test_a_worker_dying_mid_search_gives_503_and_a_fresh_pool(tmp_path: Path) ->
 def test_stop_kills_workers_that_do_not_finish_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(admission, "SHUTDOWN_WAIT", 0.3)
     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    pid = pool.submit(os.getpid).result(30)  # the worker is up
     running = pool.submit(time.sleep, 60)  # a search that would run a minute
     deadline = time.monotonic() + 30
     while not running.running():
-        assert time.monotonic() < deadline, "the worker never started its task"
+        assert time.monotonic() < deadline, "the worker never took its task"
         time.sleep(0.01)
     (worker,) = pool._processes.values()
+    assert worker.pid == pid
     started = time.monotonic()
     admission._stop(pool)
     assert time.monotonic() - started < 3  # 0.3 s of grace, then killed: not a minute
