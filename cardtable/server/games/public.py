@@ -10,12 +10,17 @@ import (`make contracts` holds them to it).
 - A Poker Squares game's kind and rendering (the daily deals ordinary Poker Squares games),
   the Kings Corner kind, and `StatsStore`: a player's finished games, results, export and
   deletion over the store's own tables (statistics and the daily read them).
+- The replay of a finished Kings Corner round (`kc_replay`: the engine's work, admitted
+  like a hint and cached per process; its answer `KCReplay`), which reviews and online tables
+  both show.
 - `shown`: a saved game record as its player may see it (an unfinished game's view, never
   its state; a finished one's state with withheld seeds kept back), the one door for any
   answer that serialises a stored game (the export uses it through `StatsStore.export`).
 """
 
+from cardtable.server.games import kc_replay
 from cardtable.server.games import service as records
+from cardtable.server.games.kc_replay import KCReplay
 from cardtable.server.games.kc_table import MAX_COMPUTER_STEPS, Entry, Table, TableError
 from cardtable.server.games.kings_corner import KIND as KC_KIND
 from cardtable.server.games.models import (
@@ -49,6 +54,7 @@ __all__ = [
     "KCLogEntry",
     "KCMatch",
     "KCMove",
+    "KCReplay",
     "KCView",
     "PSGame",
     "PresetRules",
@@ -59,6 +65,7 @@ __all__ = [
     "Table",
     "TableError",
     "Variant",
+    "kc_replay",
     "records",
     "render_ps",
     "shown",

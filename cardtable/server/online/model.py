@@ -35,6 +35,11 @@ EVENTS_KEPT = 64
 LOG_KEPT = 60
 NOTES_KEPT = 40
 """Notes about seats (a drop, a return, a stand-in, a timer) a room keeps, newest last."""
+MOVES_KEPT = 2000
+"""Moves of one round a room keeps for its replay (real rounds take a few hundred at most;
+a round beyond this cannot be replayed)."""
+NOT_MOVES = ("reveal", "draw-king")
+"""Log entries that are not moves (a King a draw-last draw put in a corner)."""
 NOTE_KINDS = ("drop", "away", "back", "left", "timer", "handed", "reopened", "joined", "computer")
 KINDS = ("person", "open", "computer")
 CONNECTIONS = ("online", "reconnecting", "away")
@@ -186,6 +191,12 @@ class Room:
     """What happened to the seats during the match, for the log and the announcements
     (docs/online.md "The table's story"): ``{"v": version, "kind", "seat", "name",
     "round", "after"}``, ``after`` being the number of the last log entry before it."""
+    moves: tuple[tuple[str, ...], ...] = ()
+    """The moves of each round of the current match so far (undone moves taken out), for
+    the replay of a finished round (docs/online.md "Replay"): the log keeps only the last
+    `LOG_KEPT` entries. Empty for a match started before rooms kept them."""
+    matches: int = 0
+    """Matches dealt at this table (a rematch is a new one): names a match's replays."""
 
     # -- building ------------------------------------------------------------------------
     @classmethod
@@ -230,6 +241,8 @@ class Room:
             "invite": self.invite if self.is_open else None,
             "basis": self.basis,
             "notes": [dict(n) for n in self.notes],
+            "moves": [list(r) for r in self.moves],
+            "matches": self.matches,
         }
 
     @classmethod
@@ -259,6 +272,8 @@ class Room:
                 d["invite"],
                 int(d.get("basis", version)),
                 tuple(_note(n) for n in d.get("notes", [])),
+                tuple(tuple(str(m) for m in r) for r in d.get("moves", [])),
+                int(d.get("matches", 0)),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise RoomError(f"saved online table does not load: {exc}") from None
@@ -451,7 +466,10 @@ class Room:
         )
         game = Table.new(kinds, self.config.rules, self.config.rounds, seed, fair_seed)
         seats = tuple(replace(s, rematch=False) for s in self.seats)
-        room = self._next(seats=seats, game=game, log_total=0, covering=None, turn_key=None)
+        room = self._next(
+            seats=seats, game=game, log_total=0, covering=None, turn_key=None, moves=((),),
+            matches=self.matches + 1,
+        )  # fmt: skip
         return room._settled(now, moved=True)
 
     # -- play ----------------------------------------------------------------------------
@@ -474,7 +492,11 @@ class Room:
         except kc.IllegalMove as exc:
             raise Refused("illegal_move", exc.reason) from None
         total = self.log_total - (len(self._game.log) - len(game.log))
-        return self._bumped(self._next(game=game, log_total=total)._settled(now, moved=True))
+        moves = self.moves
+        if moves and moves[-1]:
+            moves = (*moves[:-1], moves[-1][:-1])
+        room = self._next(game=game, log_total=total, moves=moves)
+        return self._bumped(room._settled(now, moved=True))
 
     def reveal(self, player: str, now: float) -> Room:
         if self.phase != "handoff":
@@ -489,7 +511,8 @@ class Room:
         if self.phase != "round_over":
             raise Refused("wrong_phase", "the round is not over")
         game = self._game.next_round()
-        room = self._next(game=game, log_total=0, covering=None)
+        moves = (*self.moves, ()) if self.moves else ()
+        room = self._next(game=game, log_total=0, covering=None, moves=moves)
         return self._bumped(room._settled(now, moved=True))
 
     def rematch(self, player: str, seed: int, now: float, fair_seed: str | None = None) -> Room:
@@ -682,7 +705,11 @@ class Room:
     ) -> Room:
         total = self.log_total + len(entries)
         kept = (*self.events, (self.version + 1, tuple(events)))[-EVENTS_KEPT:]
-        room = self._next(game=game.trimmed(LOG_KEPT), log_total=total, events=kept)
+        moves = self.moves
+        played = tuple(e["move"] for e in entries if not e["move"].startswith(NOT_MOVES))
+        if moves and len(moves[-1]) + len(played) <= MOVES_KEPT:
+            moves = (*moves[:-1], moves[-1] + played)
+        room = self._next(game=game.trimmed(LOG_KEPT), log_total=total, events=kept, moves=moves)
         return room._settled(now, moved=True)
 
     def _pass_host(self) -> Room:

@@ -17,18 +17,18 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 import segno
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from cardtable import fairness
 from cardtable import kings_corner as kc
-from cardtable.server.core.errors import ApiError, invalid, not_found, responses
+from cardtable.server.core.errors import ApiError, invalid, not_found, responses, wrong_phase
 from cardtable.server.core.models import VersionOnly
 from cardtable.server.core.ratelimit import request_key
 from cardtable.server.core.runtime import SITE_LOOKUPS, RuntimeDep
 from cardtable.server.core.store import StaleVersion
 from cardtable.server.devices.public import PlayerDep
-from cardtable.server.games.public import CustomRules, KCMove
+from cardtable.server.games.public import CustomRules, KCMove, KCReplay, kc_replay
 from cardtable.server.games.public import records as games
 from cardtable.server.online import codes, live
 from cardtable.server.online.model import Config, Refused, Room
@@ -39,6 +39,7 @@ from cardtable.server.online.schema import (
     Join,
     NewTable,
     OnlineConflict,
+    OnlineReplay,
     OnlineTable,
     SeatChange,
 )
@@ -48,6 +49,7 @@ from cardtable.server.online.store import RoomRecord, TooManyTables
 router = APIRouter(prefix="/api/kings-corner/online", tags=["kings-corner-online"])
 router.include_router(live.router)
 _READ = responses(401, 404)
+_REPLAY = responses(401, 404, 409)
 _WRITE = responses(401, 403, 404, 409, 413, 422, conflict=OnlineConflict)
 STATUS = {
     "not_host": 403,
@@ -56,6 +58,7 @@ STATUS = {
 }
 ORIGIN = re.compile(r"https?://(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})?")
 PAGE = "/kings-corner-online.html"
+RoundNumber = Annotated[int, Path(ge=1, le=5, description="The round, 1-based.")]
 
 
 def _online(request: Request) -> Online:
@@ -382,3 +385,44 @@ def rematch(
     """After the match: the caller is ready; once every present person is, the same seats
     start a new match (a new shuffle)."""
     return _deal(request, runtime, token, player, body.version, Room.rematch)
+
+
+# -- after a round ---------------------------------------------------------------------------
+@router.get("/{token}/rounds/{number}", response_model=OnlineReplay, responses=_REPLAY)
+def round_replay(token: str, number: RoundNumber, player: PlayerDep, request: Request) -> Response:
+    """A finished round of this match turn by turn with every hand shown, and for each turn
+    what the strong computer would have played from that seat's view (the review's replay,
+    docs/review.md), for anyone who may see the table. 409 ``wrong_phase`` until that round
+    is over. Worked out once per round and process (admitted like a hint: 429
+    ``rate_limited`` beyond the caller's search rate) and kept."""
+    online = _online(request)
+    record = _record(online, token)
+    room = load_room(record)
+    game = room.game
+    if game is None:
+        raise wrong_phase("the match has not started")
+    match = game.match
+    done = kc_replay.finished_rounds(match)
+    if number > done:
+        raise wrong_phase(f"round {number} is not over: it cannot be replayed yet")
+    rounds = [list(r) for r in room.moves]
+
+    def compute() -> KCReplay:
+        start = kc_replay.start_of(match)
+        if not kc_replay.replays_to(start, rounds, match):
+            raise wrong_phase("this match's moves were not all kept: it cannot be replayed")
+        out = kc_replay.computed(
+            online.runtime.admission, f"online/{record.key}/round/{number}", player,
+            kc_replay.with_outcomes, start, rounds, number,
+        )  # fmt: skip
+        out["seats"] = [kind for kind, _ in game.seats]
+        out["finished_rounds"] = done
+        return KCReplay.model_validate(out)
+
+    kept = kc_replay.REPLAYS.get((f"online/{record.key}/{room.matches}", number), compute)
+    answer = OnlineReplay.model_construct(
+        **{**dict(kept), "seats": [kind for kind, _ in game.seats], "finished_rounds": done},
+        names=[s.name if s.kind == "person" else None for s in room.seats],
+        me=room.seats_of(player),
+    )
+    return games.answer(answer)

@@ -14,6 +14,7 @@ from cardtable.server.games.public import (
     KCEvent,
     KCLogEntry,
     KCMatch,
+    KCReplay,
     KCView,
     PresetRules,
     RulesOut,
@@ -149,6 +150,16 @@ class Created(Response):
     token: str
     code: str
     table: OnlineTable
+
+
+class OnlineReplay(KCReplay):
+    """A finished round of an online table, as the review's replay (`KCReplay`) plus who sat
+    where."""
+
+    names: list[str | None] = Field(
+        description="Each seat's display name (null: a computer, or a seat never taken)."
+    )
+    me: list[int] = Field(description="The caller's seats (empty for a spectator).")
 
 
 class CodeFound(Response):

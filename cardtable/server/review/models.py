@@ -1,7 +1,8 @@
 """The JSON of the review routes (docs/review.md): a Poker Squares review and its progress, a
 Kings Corner round replay. Response models only list what may be shown: a review exists
 only for a finished deal (every card of it is on the grid) and a replay only for a round
-that is over (every hand is public then); the stock's order has no field."""
+that is over (every hand is public then); the stock's order has no field. The replay's model
+(`KCReplay`) is the games feature's, shared with online tables."""
 
 from __future__ import annotations
 
@@ -78,74 +79,3 @@ class PSReviewStatus(Response):
     done: int
     total: int
     review: PSReview | None = None
-
-
-class KCFrame(Response):
-    hands: list[list[str]]
-    piles: dict[str, list[str]]
-    stock_count: int
-    to_play: int
-
-
-class KCReplayStep(Response):
-    move: str
-    frame: KCFrame
-
-
-class KCTurnEnd(Response):
-    kept: int = Field(description="Cards left in the hand when the turn ended.")
-    penalty: int
-    open_next: int | None = Field(
-        description="The next seat's cards playable at once when its turn began."
-    )
-
-
-class KCSuggestion(KCTurnEnd):
-    moves: list[str]
-
-
-class KCRoundEnd(Response):
-    penalty: int = Field(description="The seat's penalty when the round ended.")
-    won: bool
-
-
-class KCOutcome(Response):
-    played: KCRoundEnd | None = Field(
-        description="From where the turn played left the table, the rest of the round played "
-        "by the strong computer in every seat with the cards that really came (null: that "
-        "play-out did not end)."
-    )
-    suggested: KCRoundEnd | None = Field(
-        description="The same from where the suggested turn would have left it."
-    )
-
-
-class KCReplayTurn(Response):
-    seat: int
-    turn: int
-    start: KCFrame
-    moves: list[KCReplayStep]
-    actual: KCTurnEnd
-    suggested: KCSuggestion
-    same: bool
-    outcome: KCOutcome | None = Field(
-        description="The two turns compared at the round's end (null when they are the same)."
-    )
-
-
-class KCReplayResult(Response):
-    penalties: list[int]
-    winners: list[int]
-    ending: Literal["out", "blocked"]
-
-
-class KCReplay(Response):
-    round: int
-    rounds: int
-    players: int
-    seats: list[Literal["human", "computer"]]
-    finished_rounds: int = Field(description="How many rounds of the match can be replayed.")
-    rules: dict[str, str | bool]
-    turns: list[KCReplayTurn]
-    result: KCReplayResult
-    final: KCFrame

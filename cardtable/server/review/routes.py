@@ -21,12 +21,12 @@ from cardtable.server.core.errors import damaged, responses, wrong_phase
 from cardtable.server.core.runtime import Runtime, RuntimeDep, StoreDep
 from cardtable.server.core.store import GameRecord, Store
 from cardtable.server.devices.public import PlayerDep
-from cardtable.server.games.public import Table
+from cardtable.server.games.public import KCReplay, Table
 from cardtable.server.games.public import records as games
 from cardtable.server.review import jobs as review_jobs
 from cardtable.server.review import kings_corner as review_kc
 from cardtable.server.review.explain import explain
-from cardtable.server.review.models import KCReplay, PSReviewStatus
+from cardtable.server.review.models import PSReviewStatus
 from cardtable.server.review.store import ReviewStore
 
 router = APIRouter(prefix="/api/review", tags=["review"])
