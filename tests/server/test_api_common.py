@@ -170,7 +170,9 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
     }
     online = "/api/kings-corner/online"
     expected |= {(online, "post"), (f"{online}/codes/{{code}}", "get")}
-    expected |= {(f"{online}/{{token}}{tail}", "get") for tail in ("", "/qr.svg")}
+    expected |= {
+        (f"{online}/{{token}}{tail}", "get") for tail in ("", "/qr.svg", "/rounds/{number}")
+    }
     expected |= {
         (f"{online}/{{token}}/{action}", "post")
         for action in ("join", "leave", "seats/{seat}", "seats/{seat}/stand-in",
