@@ -224,13 +224,26 @@ function renderSeatOpen(game) {
 
 /**
  * The end panel's way on: next round (any seated person) or the rematch (one press each), and
- * for everyone, spectators too, the link to check the round's shuffle (verify.html).
+ * for everyone, spectators too, the replay of the round that ended (kc-replay.html, every hand
+ * shown now) and the link to check the round's shuffle (verify.html).
  */
 function endActions(game) {
   const out = wayOn(game);
+  out.push(replayLink(game));
   const verify = verifyLink(game.view);
   if (verify) out.push(verify);
   return out;
+}
+
+/** The replay of the round just over. The table's token goes in the address's fragment, as
+ * in the invite link: it never reaches the server's request line or another site. */
+function replayLink(game) {
+  const a = document.createElement("a");
+  a.className = "button";
+  a.id = "replay-round-btn";
+  a.href = `kc-replay.html?round=${game.match.round}#table=${encodeURIComponent(state.token)}`;
+  a.textContent = t("kr.replay_btn");
+  return a;
 }
 
 function wayOn(game) {

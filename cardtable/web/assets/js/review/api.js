@@ -25,6 +25,8 @@ export const reviewApi = {
   pokerSquares: (id) => call("GET", `${PS}/${encodeURIComponent(id)}`),
   kingsCornerRound: (id, round) =>
     call("GET", `/api/review/kings-corner/${encodeURIComponent(id)}/rounds/${encodeURIComponent(round)}`),
+  onlineRound: (token, round) =>
+    call("GET", `/api/kings-corner/online/${encodeURIComponent(token)}/rounds/${encodeURIComponent(round)}`),
 };
 
 /** The `name` parameter of this page's address, or null. */

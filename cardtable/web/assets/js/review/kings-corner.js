@@ -1,5 +1,7 @@
 /**
- * The Kings Corner round replay (kc-replay.html?game=<id>&round=<n>): once a round is over
+ * The Kings Corner round replay (kc-replay.html?game=<id>&round=<n>, or for a round of an
+ * online table kc-replay.html?round=<n>#table=<token>: the token stays in the fragment, as in
+ * the invite link, and the seats are called by the table's names): once a round is over
  * the server sends every turn with every hand (it refuses a round in progress). The page
  * steps through the moves (buttons, ← → Home End, a slider), animates the card each move
  * lands, draws the piles as the cross people play on (the four centre piles around the stock,
@@ -15,13 +17,13 @@ import { cardBackImg, cardFaceSvg, cardName } from "../core/cards.js";
 import { announce, errorRouter } from "../core/feedback.js";
 import { addBundle, t } from "../core/i18n.js";
 import { initPage, onLanguageChange } from "../core/page.js";
-import { isCorner, parseMove, pileName, seatName, sentences, singlePerson, stepText } from "../kings-corner/text.js";
+import { isCorner, isYou, parseMove, pileName, seatName, sentences, stepText } from "../kings-corner/text.js";
 import { pageParam, reviewApi, stepKeys } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 /** The cross as the table lays it out: NW N NE / W stock E / SW S SE. */
 const LAYOUT = ["NW", "N", "NE", "W", "STOCK", "E", "SW", "S", "SE"];
-const state = { id: null, round: 1, replay: null, steps: [], step: 0 };
+const state = { id: null, table: null, round: 1, replay: null, steps: [], step: 0 };
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);
@@ -39,9 +41,25 @@ function noRound() {
 
 const handleError = errorRouter({ not_found: noRound, no_player: noRound, wrong_phase: noRound });
 
-/** The game as kings-corner/text.js names seats: {seats: [{kind}]}. */
+/** The game as kings-corner/text.js names seats: {seats: [{kind}]}; an online table's seats
+ * are its people by name and its computers, and `me` the seats of this device ("You"). */
 function seatsOf(replay) {
-  return { seats: replay.seats.map((kind) => ({ kind })) };
+  if (!replay.names) return { seats: replay.seats.map((kind) => ({ kind })) };
+  const seats = replay.seats.map((kind, i) =>
+    kind === "computer" ? { kind: "computer" } : { kind: "person", name: replay.names[i] },
+  );
+  return { seats, me: { seats: replay.me } };
+}
+
+/** The online table's token, from the address's fragment (#table=<token>), or null. */
+function tableParam() {
+  return new URLSearchParams(window.location.hash.slice(1)).get("table");
+}
+
+/** The address of round `n`'s replay of this game or table. */
+function roundHref(n) {
+  if (state.table) return `kc-replay.html?round=${n}#table=${encodeURIComponent(state.table)}`;
+  return `kc-replay.html?game=${encodeURIComponent(state.id)}&round=${n}`;
 }
 
 /** Every step: the deal, then each move of each turn, with its frame. */
@@ -155,7 +173,7 @@ function roundEnd(end) {
 function renderAdvice(turn) {
   const game = seatsOf(state.replay);
   const who = seatName(game, turn.seat);
-  const you = game.seats[turn.seat].kind === "human" && singlePerson(game);
+  const you = isYou(game, turn.seat);
   $("advice-title").textContent = you ? t("kr.advice_you") : t("kr.advice_other", { who });
   const said = sentences(turn.suggested.moves.map((m) => stepText(game, turn.seat, m)));
   $("advice-moves").textContent = turn.same ? t("kr.same") : t("kr.advice_moves", { moves: said });
@@ -236,8 +254,7 @@ function renderRounds() {
   const r = state.replay;
   nav.hidden = r.finished_rounds < 2;
   for (let n = 1; n <= r.finished_rounds; n++) {
-    const href = `kc-replay.html?game=${encodeURIComponent(state.id)}&round=${n}`;
-    const a = el("a", { href, class: "button" }, t("kr.round_n", { n }));
+    const a = el("a", { href: roundHref(n), class: "button" }, t("kr.round_n", { n }));
     if (n === r.round) a.setAttribute("aria-current", "page");
     nav.append(a);
   }
@@ -247,6 +264,7 @@ async function main() {
   addBundle("review");
   await initPage();
   state.id = pageParam("game");
+  state.table = tableParam();
   state.round = Number(pageParam("round") || "1");
   $("first-btn").addEventListener("click", () => go(0));
   $("prev-btn").addEventListener("click", () => go(state.step - 1));
@@ -259,12 +277,23 @@ async function main() {
       render();
     } else if ($("error").textContent) noRound();
   });
-  if (!state.id || !Number.isInteger(state.round) || state.round < 1) {
+  if (!(state.id || state.table) || !Number.isInteger(state.round) || state.round < 1) {
     noRound();
     return;
   }
+  if (state.table) {
+    // The header's link leads back to the table.
+    const back = document.querySelector(".site-nav a");
+    if (back) {
+      back.href = `kings-corner-online.html#${encodeURIComponent(state.table)}`;
+      back.dataset.i18n = "kr.back_table";
+      back.textContent = t("kr.back_table");
+    }
+  }
   try {
-    state.replay = await reviewApi.kingsCornerRound(state.id, state.round);
+    state.replay = state.table
+      ? await reviewApi.onlineRound(state.table, state.round)
+      : await reviewApi.kingsCornerRound(state.id, state.round);
   } catch (err) {
     $("replay-wait").hidden = true;
     handleError(err);
