@@ -22,6 +22,10 @@ phone) on a turn of their own; then, with the page scrolled to the top:
 Each state is photographed (test-artifacts/screenshots/online-layout-*.png; the phone
 "friends" ones also as the docs' JPEGs online-phone-{en,ja}.jpg, copied by hand to docs/img/)
 and passes axe-core and, on the phone, the 44 px tap-target check.
+
+Issue 29 item 9's "250 px gap on an empty board": a watcher's table (no hand) whose side
+column (presence line, log, tools) is longer than the table's own; no part of the table's
+column is more than `GAP` px under the one before (`test_no_gap_under_a_watchers_empty_hand`).
 """
 
 from __future__ import annotations
