@@ -62,7 +62,8 @@ from tests.web.test_web_kings_corner_layout import assert_in_window, boxes, over
 
 Device = Callable[..., Page]
 HAND = 12
-"""Cards the host holds when measured (the hand takes two rows on a phone)."""
+"""Cards the host holds when measured (two rows on a phone): the most a hand can hold in a
+four-player round (7 dealt, then one draw a turn from a 20-card stock shared by four)."""
 LANGS = {"en": "en-US", "ja": "ja-JP"}
 SEEDS = range(1, 9)
 """Deals tried in turn until the host reaches `HAND` cards before anyone goes out."""
