@@ -132,6 +132,11 @@ def test_replay_the_round_from_the_online_end_panel(
         # Next to Verify, after the way on (next round or rematch).
         order = host.locator("#end a.button, #end button").evaluate_all("els => els.map(e => e.id)")
         assert order.index("replay-round-btn") + 1 == order.index("verify-btn"), order
+        # The last move's card has landed (no slide caught half way in the screenshot).
+        host.wait_for_function(
+            "() => document.getAnimations().every(a => a.playState !== 'running')",
+            timeout=LIVE_TIMEOUT,
+        )
         host.screenshot(path=str(screenshot_dir / f"kco-replay-end-{lang}-{size}.png"))
         replay = replay_of(host, token, 1)
         assert replay["me"] == [0] and replay["names"] == [NAME[lang], None, None]
