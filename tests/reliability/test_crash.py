@@ -94,7 +94,10 @@ def crash_and_recover(
     server = ServeProcess(tmp_path / "data", tmp_path / "serve.log", database_url, workers=workers)
     base = server.start()
     try:
-        players = [httpx.post(f"{base}/api/players").json()["player_id"] for _ in range(THREADS)]
+        players = [
+            httpx.post(f"{base}/api/players", timeout=30).json()["player_id"]
+            for _ in range(THREADS)
+        ]
         load = Load(base, players)
         threads = [threading.Thread(target=load.run, args=(i,)) for i in range(THREADS)]
         for t in threads:

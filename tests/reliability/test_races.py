@@ -51,7 +51,7 @@ def one_winner(answers: list[Any]) -> int:
 
 
 def poker_squares_race(settings: Settings) -> None:
-    with live_server(create_app(settings)) as base, httpx.Client(base_url=base) as http:
+    with live_server(create_app(settings)) as base, httpx.Client(base_url=base, timeout=30) as http:
         headers = {"X-Player-Id": http.post("/api/players").json()["player_id"]}
         seeded = {**headers, "X-Test-Seed": str(SEED)}
         game = http.post("/api/poker-squares/games", json={}, headers=seeded).json()
@@ -76,7 +76,7 @@ def poker_squares_race(settings: Settings) -> None:
 
 def kings_corner_race(settings: Settings) -> None:
     """Computer steps and a person's moves raced by several clients at once."""
-    with live_server(create_app(settings)) as base, httpx.Client(base_url=base) as http:
+    with live_server(create_app(settings)) as base, httpx.Client(base_url=base, timeout=30) as http:
         headers = {"X-Player-Id": http.post("/api/players").json()["player_id"]}
         seats = [{"kind": "human"}, {"kind": "computer", "strength": "easy"}]
         game = http.post(
@@ -127,7 +127,7 @@ def test_racing_moves_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
 
 def test_undo_racing_a_move_one_wins(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, database_url=None)
-    with live_server(create_app(settings)) as base, httpx.Client(base_url=base) as http:
+    with live_server(create_app(settings)) as base, httpx.Client(base_url=base, timeout=30) as http:
         headers = {"X-Player-Id": http.post("/api/players").json()["player_id"]}
         game = http.post("/api/poker-squares/games", json={}, headers=headers).json()
         root = f"/api/poker-squares/games/{game['id']}/"

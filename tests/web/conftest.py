@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
 
 from cardtable.server import Settings, create_app
 from tests.support.live_server import live_server as serve
@@ -24,6 +24,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+EXPECT_TIMEOUT_MS = 10_000
+"""How long an `expect` waits for the page (Playwright's default is 5 s): a page's fetch took
+longer than 5 s on a 2-core machine at load 12-19, and a test that passes waits no longer."""
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 TEST_BUDGET = 1
 """The search budget of the browser tests' server (hints, reviews, strong computers)."""
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}

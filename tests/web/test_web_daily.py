@@ -26,7 +26,7 @@ EMOJI = set("⬛⬜🟦🟩🟨🟧🟥🟪💎👑")
 
 def old_player(app: FastAPI, url: str) -> str:
     """A player id created yesterday (so today's daily ranks it), for a page to use."""
-    player_id = str(httpx.post(f"{url}/api/players").json()["player_id"])
+    player_id = str(httpx.post(f"{url}/api/players", timeout=30).json()["player_id"])
     store = app.state.runtime.store
     assert isinstance(store, SqlStore)
     with store.transaction() as tx:
@@ -172,7 +172,9 @@ def size_name(phone: bool) -> str:
 
 
 def player_api(url: str, player: str, method: str, path: str, body: Any = None) -> Any:
-    r = httpx.request(method, f"{url}{path}", headers={"X-Player-Id": player}, json=body)
+    r = httpx.request(
+        method, f"{url}{path}", headers={"X-Player-Id": player}, json=body, timeout=30
+    )
     assert r.status_code < 300, r.text
     return r.json()
 

@@ -50,7 +50,7 @@ def at_once(base: str, calls: list[Callable[[httpx.Client], httpx.Response]]) ->
 
 
 def test_racing_claims_and_moves(settings: Settings) -> None:
-    with live_server(create_app(settings)) as base, httpx.Client(base_url=base) as http:
+    with live_server(create_app(settings)) as base, httpx.Client(base_url=base, timeout=30) as http:
         first = {"X-Player-Id": http.post("/api/players").json()["player_id"]}
         code = http.post("/api/devices/transfer", headers=first).json()["code"]
 
