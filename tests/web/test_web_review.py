@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from playwright.sync_api import APIRequestContext, Page, expect
+from playwright.sync_api import APIRequestContext, Page, Route, expect
 
 from cardtable.server.devices.players import player_key
 from cardtable.server.games.kc_table import Table
@@ -351,3 +351,35 @@ def test_a_round_in_progress_is_never_shown(page: Page, console_guard: ConsoleGu
     expect(page.locator("#error")).to_contain_text("No round to replay")
     expect(page.locator("#replay")).to_be_hidden()
     expect(page.locator("[data-card]")).to_have_count(0)
+
+
+def test_a_busy_server_is_asked_again_for_the_replay(
+    page: Page, console_guard: ConsoleGuard
+) -> None:
+    # A round not worked out yet waits for the hints: the server answers 503 (no search slot
+    # spare) or 429 (another replay of the player's is worked out) with Retry-After.
+    console_guard.allow("503")
+    console_guard.allow("429")
+    headers = new_player(page)
+    game = kc_round(page, headers, players=2)
+    answered: list[int] = []
+
+    def busy_twice(route: Route) -> None:
+        if len(answered) < 2:
+            status = 503 if not answered else 429
+            answered.append(status)
+            code = "unavailable" if status == 503 else "rate_limited"
+            route.fulfill(
+                status=status,
+                headers={"Retry-After": "1", "Content-Type": "application/json"},
+                body=json.dumps({"code": code, "message": "busy"}),
+            )
+            return
+        answered.append(200)
+        route.continue_()
+
+    page.route("**/api/review/kings-corner/*/rounds/1", busy_twice)
+    page.goto(f"/kc-replay.html?game={game['id']}&round=1")
+    expect(page.locator("#replay")).to_be_visible(timeout=REVIEW_TIMEOUT)
+    expect(page.locator("#error")).to_be_hidden()
+    assert answered == [503, 429, 200]

@@ -16,6 +16,15 @@ A search is let in only if all of these hold, checked in this order and each ref
    `search_wait` seconds with at most `search_queue` requests waiting: else 503
    ``unavailable`` with ``Retry-After``.
 
+Work a person asks for but that must never delay a hint or a computer step (the first
+replay of a Kings Corner round: up to a few seconds of engine work) is admitted by
+`reserve_spare` instead: one at a time per player (else 429 ``rate_limited``), at most
+`SPARE_WAITING` such requests in the process at once (else 503), the player's search token,
+and then only a *spare* slot, one that no request is waiting for (`spare_slot`), looked for
+every `SPARE_POLL` seconds for up to `spare_wait` seconds (then 503). A hint that arrives
+while such work runs waits for that one piece of work at most, and no new piece starts
+while it waits.
+
 The search itself runs in a small pool of worker *processes* (`search_processes`; 0 runs it
 in the calling thread): pure-Python search holds the GIL, and in a thread of the server it
 would slow every other request down; in its own process it only takes its own CPU. The work
@@ -55,6 +64,10 @@ from cardtable.server.core.ratelimit import TokenBuckets, retry_after
 from cardtable.server.core.settings import Settings
 
 T = TypeVar("T")
+SPARE_POLL = 0.02
+"""Seconds between two looks for a spare search slot (`reserve_spare`)."""
+SPARE_WAITING = 8
+"""Requests admitted by `reserve_spare` that may wait or run at once in a process."""
 
 
 def busy() -> ApiError:
@@ -75,6 +88,15 @@ def overloaded() -> ApiError:
     )
 
 
+def one_at_a_time() -> ApiError:
+    return ApiError(
+        429,
+        "rate_limited",
+        "one of your replays is already being worked out; ask again once it is ready",
+        headers={"Retry-After": "2"},
+    )
+
+
 class Admission:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -82,6 +104,7 @@ class Admission:
         self._games: set[str] = set()
         self._slots = threading.BoundedSemaphore(max(1, settings.max_searches))
         self._waiting = 0
+        self._spare_players: set[str] = set()
         self._pool_held = False
         self.searches = (
             None
@@ -107,6 +130,38 @@ class Admission:
         finally:
             with self._lock:
                 self._games.discard(game_id)
+
+    @contextmanager
+    def reserve_spare(self, job: str, player: str, *, wait: float) -> Iterator[None]:
+        """Hold ``job``'s reservation and a spare search slot, for work that must not delay
+        requests (module docstring): 429 while the player already has such work in this
+        process or has no search token, 503 when `SPARE_WAITING` are in already or no slot
+        is spare within ``wait`` seconds."""
+        with self._lock:
+            if player in self._spare_players:
+                raise one_at_a_time()
+            if len(self._spare_players) >= SPARE_WAITING or job in self._games:
+                raise busy() if job in self._games else overloaded()
+            self._spare_players.add(player)
+            self._games.add(job)
+        try:
+            if self.searches is not None:
+                left = self.searches.take(player)
+                if left > 0:
+                    raise rate_limited(retry_after(left))
+            deadline = time.monotonic() + wait
+            while True:
+                with spare_slot(self) as held:
+                    if held:
+                        yield
+                        return
+                if time.monotonic() >= deadline:
+                    raise overloaded()
+                time.sleep(SPARE_POLL)
+        finally:
+            with self._lock:
+                self._spare_players.discard(player)
+                self._games.discard(job)
 
     @contextmanager
     def _slot(self) -> Iterator[None]:

@@ -12,11 +12,12 @@ as not to open piles for the next player, which those alone make look worse.
 
 A replay costs tens of milliseconds to a few seconds of CPU (every turn's strong suggestion,
 two play-outs for each turn played differently from it), and a finished round never
-changes, so each is computed once per process: the engine's work is admitted like a hint
-(`computed`: `Admission.reserve`, the player's search tokens and a search slot) and runs in
-the search pool, and its result is kept in the bounded `REPLAYS` cache (`REPLAYS_KEPT`, least
-recently used first out), validated as the answer's model once. Two fetches of one round at
-once compute it once (the second waits for the first).
+changes, so each is computed once per process. The engine's work runs in the search pool,
+admitted so that no replay starts while a hint or a computer step waits for a slot
+(`computed`: `Admission.reserve_spare`, one replay at a time per player, the player's
+search tokens, a spare search slot), and its result is kept in the bounded `REPLAYS` cache
+(`REPLAYS_KEPT`, least recently used first out), validated as the answer's model once. Two
+fetches of one round at once compute it once (the second waits for the first).
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ REPLAYS_KEPT = 256
 """Replayed rounds kept per process (about 30 KB each: some 8 MB at most)."""
 WAIT = 30.0
 """Seconds a fetch waits for the same round being replayed by another request."""
+SLOT_WAIT = 10.0
+"""Seconds a round not kept yet waits for a spare search slot (one no hint is waiting for)
+before 503."""
 PLAYOUT_MOVES = 2000
 """A play-out longer than this is cut (its outcome is then unknown): real rounds end within a
 few hundred moves, and the strong player's stall penalty ends waiting games."""
@@ -209,10 +213,11 @@ def computed(
     rounds: list[list[str]],
     number: int,
 ) -> JSON:
-    """``work(start, rounds, number)`` admitted like a hint (``job``: the reservation's
-    name; ``player``: whose search tokens pay) and run in the search pool."""
+    """``work(start, rounds, number)`` admitted as work that waits for the hints
+    (`Admission.reserve_spare`: one at a time per player, the player's search token, a
+    spare search slot; ``job`` names the reservation) and run in the search pool."""
     try:
-        with admission.reserve(job, player):
+        with admission.reserve_spare(job, player, wait=SLOT_WAIT):
             return admission.run(work, start, rounds, number)
     except RoundNotOver as exc:  # pragma: no cover - the caller checked the round is over
         raise wrong_phase(str(exc)) from None

@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 
 from cardtable.server import Settings, create_app
 from cardtable.server.core.admission import Admission, spare_slot
+from cardtable.server.games.public import kc_replay
 from cardtable.server.review import jobs as review_jobs
 from cardtable.server.review import kings_corner as review_kc
 from tests.server.helpers import Api
@@ -260,3 +261,111 @@ def test_replay_misses_are_admitted_like_hints(
         # A kept replay costs no search: it is answered whatever the rate.
         assert api.get(f"{KC}/{game['id']}/rounds/1") == one
         assert spy.calls == 1
+
+
+class Held:
+    """Holds every replay the engine starts until opened; records the order work started."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, order: list[str]) -> None:
+        self.open = threading.Event()
+        self.started = threading.Semaphore(0)
+        real = review_kc.replay_round
+
+        def replay_round(*args: Any) -> Any:
+            order.append("replay")
+            self.started.release()
+            assert self.open.wait(WAIT), "the replay was never let go"
+            return real(*args)
+
+        monkeypatch.setattr(review_kc, "replay_round", replay_round)
+        review_kc.REPLAYS.clear()
+
+
+def in_thread(fn: Any, out: list[Any]) -> threading.Thread:
+    thread = threading.Thread(target=lambda: out.append(fn()), daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_players_second_replay_is_refused_while_the_first_is_worked_out(
+    two: tuple[Api, Api], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, bob = two
+    ann_game, bob_game = kc_match(ann, rounds=3), kc_match(bob)
+    play_match(ann, ann_game)
+    play_match(bob, bob_game)
+    order: list[str] = []
+    held = Held(monkeypatch, order)
+    first: list[Any] = []
+    thread = in_thread(lambda: ann.get(f"{KC}/{ann_game['id']}/rounds/1"), first)
+    assert held.started.acquire(timeout=WAIT)
+    refused = ann.client.get(f"{KC}/{ann_game['id']}/rounds/2", headers=ann.headers)
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "2"
+    assert refused.json()["code"] == "rate_limited"
+    assert "already being worked out" in refused.json()["message"]
+    # Another player is not held back by it (a second slot is spare).
+    theirs: list[Any] = []
+    other = in_thread(lambda: bob.get(f"{KC}/{bob_game['id']}/rounds/1"), theirs)
+    assert held.started.acquire(timeout=WAIT)
+    held.open.set()
+    thread.join(WAIT)
+    other.join(WAIT)
+    assert first[0]["round"] == 1 and theirs[0]["round"] == 1
+    # Once the first is ready, the next round may be worked out.
+    assert ann.get(f"{KC}/{ann_game['id']}/rounds/2")["round"] == 2
+
+
+def test_no_replay_starts_while_a_hint_waits_for_the_slot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TestClient(create_app(settings_for(tmp_path, max_searches=1))) as client:
+        api = Api.new_player(client)
+        admission: Admission = client.app.state.runtime.admission  # type: ignore[attr-defined]
+        game = kc_match(api)
+        play_match(api, game)
+        order: list[str] = []
+        held = Held(monkeypatch, order)
+        held.open.set()  # the replay itself runs through once it starts
+        release_first = threading.Event()
+
+        def hint(name: str, hold: threading.Event | None) -> None:
+            with admission.reserve(name, name, rated=False):
+                order.append(name)
+                if hold is not None:
+                    assert hold.wait(WAIT)
+
+        threads = [threading.Thread(target=hint, args=("hint-1", release_first), daemon=True)]
+        threads[0].start()
+        end = time.monotonic() + WAIT
+        while order != ["hint-1"] and time.monotonic() < end:
+            time.sleep(0.01)
+        threads.append(threading.Thread(target=hint, args=("hint-2", None), daemon=True))
+        threads[1].start()
+        while admission._waiting != 1 and time.monotonic() < end:
+            time.sleep(0.01)
+        replayed: list[Any] = []
+        threads.append(in_thread(lambda: api.get(f"{KC}/{game['id']}/rounds/1"), replayed))
+        time.sleep(0.3)  # the replay looks for a spare slot meanwhile
+        assert order == ["hint-1"]
+        release_first.set()
+        for thread in threads:
+            thread.join(WAIT)
+        # The waiting hint went first, then the replay.
+        assert order == ["hint-1", "hint-2", "replay"]
+        assert replayed[0]["round"] == 1
+
+
+def test_a_replay_gets_503_when_no_slot_is_spare_in_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(kc_replay, "SLOT_WAIT", 0.3)
+    with TestClient(create_app(settings_for(tmp_path, max_searches=1))) as client:
+        api = Api.new_player(client)
+        admission: Admission = client.app.state.runtime.admission  # type: ignore[attr-defined]
+        game = kc_match(api)
+        play_match(api, game)
+        with admission.reserve("a-hint", "someone", rated=False):
+            answer = client.get(f"{KC}/{game['id']}/rounds/1", headers=api.headers)
+        assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
+        # With the slot free again the same fetch is worked out.
+        assert api.get(f"{KC}/{game['id']}/rounds/1")["round"] == 1

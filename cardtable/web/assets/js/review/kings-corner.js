@@ -22,6 +22,26 @@ import { pageParam, reviewApi, stepKeys } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 /** The cross as the table lays it out: NW N NE / W stock E / SW S SE. */
+const BUSY_RETRIES = 8;
+
+/** The round's replay. A round not worked out yet waits for the server's hints to go first
+ * (429 while another of the player's replays is worked out, 503 when no search slot is spare):
+ * it is asked for again after the Retry-After the server gives, a few times, before the error
+ * shows. */
+async function fetchReplay() {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return state.table
+        ? await reviewApi.onlineRound(state.table, state.round)
+        : await reviewApi.kingsCornerRound(state.id, state.round);
+    } catch (err) {
+      const busy = err.status === 429 || err.status === 503;
+      if (!busy || attempt >= BUSY_RETRIES) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * (err.retryAfter || 1)));
+    }
+  }
+}
+
 const LAYOUT = ["NW", "N", "NE", "W", "STOCK", "E", "SW", "S", "SE"];
 const state = { id: null, table: null, round: 1, replay: null, steps: [], step: 0 };
 
@@ -291,9 +311,7 @@ async function main() {
     }
   }
   try {
-    state.replay = state.table
-      ? await reviewApi.onlineRound(state.table, state.round)
-      : await reviewApi.kingsCornerRound(state.id, state.round);
+    state.replay = await fetchReplay();
   } catch (err) {
     $("replay-wait").hidden = true;
     handleError(err);
