@@ -4,6 +4,7 @@ attempt as practice; in English on a desktop and in Japanese on a phone, axe-cle
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from cardtable.server.core.store.sql import SqlStore
 from cardtable.server.devices.players import player_key
@@ -127,6 +128,30 @@ def test_daily_in_japanese_on_a_phone(
     assert width <= 390, f"horizontal overflow: {width}px"
     page.screenshot(path=str(screenshot_dir / "daily-ja-phone.png"), full_page=True)
     check_screen(page, "daily (ja, phone)", phone=True)
+
+
+def test_play_waits_for_the_table_chosen(new_page: NewPage, live_url: str) -> None:
+    """Choosing the other table refetches the day; until its answer is in, Play is off (a
+    click meanwhile was once dropped without a word), and then it plays the table chosen."""
+    page = new_page()
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/api/daily/british", hold)
+    page.goto("/daily.html?table=american")
+    expect(page.locator("#play-btn")).to_be_enabled()
+    page.locator("input[name=daily-table][value=british]").check()
+    page.wait_for_timeout(50)
+    expect(page.locator("#play-btn")).to_be_disabled()
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("#play-btn")).to_be_enabled()
+    page.locator("#play-btn").click()
+    page.wait_for_url("**/poker-squares.html")
+    saved = json.loads(page.evaluate("localStorage.getItem('cardtable.daily')"))
+    assert saved["table"] == "british" and saved["counted"] is True
 
 
 # --- the counted attempt, the provisional rank, sharing, layout shift (issue 29) -----------

@@ -255,15 +255,26 @@ function render() {
 
 // --- actions --------------------------------------------------------------------------------
 
-function load() {
-  return run(async () => {
-    const data = await dailyApi.day(state.table, state.day);
-    if (data.today) state.today = data;
-    else if (!state.today) state.today = await dailyApi.day(state.table);
+let loads = 0;
+
+/** Fetches the table and day chosen and draws them. The latest choice wins: an answer to an
+ * earlier choice that arrives later is dropped, and Play stays off until the answer for the
+ * table shown is in (a click on it meanwhile would play the table the page still shows). */
+async function load() {
+  const seq = ++loads;
+  const { table, day } = state;
+  $("play-btn").disabled = true;
+  try {
+    const data = await dailyApi.day(table, day);
+    const today = data.today ? data : state.today || (await dailyApi.day(table));
+    if (seq !== loads) return;
+    state.today = today;
     state.data = data;
     showError(null);
     render();
-  });
+  } catch (err) {
+    if (seq === loads) handleError(err);
+  }
 }
 
 function play() {
