@@ -221,15 +221,24 @@ def join_by_code(page: Page, code: str, name: str, seat: int | None = None) -> s
 
 def start_match(host: Page, seed: int | None = None) -> None:
     """The host presses Start (with a fixed deal when `seed` is given: the `X-Test-Seed`
-    header is added to the page's start request)."""
+    header is added to the page's start request). When the table moved on just before the
+    press (a seat's grace ran out, a friend joined), the page answers "the table moved on,
+    try again" and the host presses again, as a person would."""
+    pattern = re.compile(r"/api/kings-corner/online/[^/]+/(start|rematch)$")
     if seed is not None:
 
         def add_seed(route: Any) -> None:
             route.continue_(headers={**route.request.headers, "x-test-seed": str(seed)})
 
-        pattern = re.compile(r"/api/kings-corner/online/[^/]+/(start|rematch)$")
         host.route(pattern, add_seed)
-    host.locator("#start-match-btn").click()
+    for attempt in range(4):
+        with host.expect_response(
+            lambda r: r.request.method == "POST" and bool(pattern.search(r.url)),
+            timeout=LIVE_TIMEOUT,
+        ) as answer:
+            host.locator("#start-match-btn").click()
+        if answer.value.status != 409 or attempt == 3:
+            break
     expect(host.locator("#table")).to_be_visible(timeout=LIVE_TIMEOUT)
 
 
