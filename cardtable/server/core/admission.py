@@ -121,10 +121,8 @@ class Admission:
                 raise busy()
             self._games.add(game_id)
         try:
-            if rated and self.searches is not None:
-                wait = self.searches.take(player)
-                if wait > 0:
-                    raise rate_limited(retry_after(wait))
+            if rated:
+                self._take_token(player)
             with self._slot():
                 yield
         finally:
@@ -145,10 +143,7 @@ class Admission:
             self._spare_players.add(player)
             self._games.add(job)
         try:
-            if self.searches is not None:
-                left = self.searches.take(player)
-                if left > 0:
-                    raise rate_limited(retry_after(left))
+            self._take_token(player)
             deadline = time.monotonic() + wait
             while True:
                 with spare_slot(self) as held:
@@ -162,6 +157,13 @@ class Admission:
             with self._lock:
                 self._spare_players.discard(player)
                 self._games.discard(job)
+
+    def _take_token(self, player: str) -> None:
+        """One of ``player``'s search tokens (rule 3), or 429 saying when to ask again."""
+        if self.searches is not None:
+            left = self.searches.take(player)
+            if left > 0:
+                raise rate_limited(retry_after(left))
 
     @contextmanager
     def _slot(self) -> Iterator[None]:
