@@ -421,7 +421,7 @@ def round_replay(token: str, number: RoundNumber, player: PlayerDep, request: Re
 
     kept = kc_replay.REPLAYS.get((f"online/{record.key}/{room.matches}", number), compute)
     answer = OnlineReplay.model_construct(
-        **{**dict(kept), "seats": [kind for kind, _ in game.seats], "finished_rounds": done},
+        **{**dict(kept), "finished_rounds": done},  # kept from an earlier ask: it grows
         names=[s.name if s.kind == "person" else None for s in room.seats],
         me=room.seats_of(player),
     )
