@@ -108,22 +108,16 @@ class Views:
         mine = tuple(room.seats_of(player))
         host = bool(mine) and player is not None and room.is_host(player)
         key: Key = (token, room.version, code, mine, host, since)
-        with self._lock:
-            found = self._views.get(key)
-            if found is not None:
-                self._views.move_to_end(key)
-                self.hits += 1
-                return found
+        found = self._hit(key)
+        if found is not None:
+            return found
         # One render at a time, the key looked up again inside: the move's answer (a thread)
         # and its pushes (the event loop), or two connections of one device, that miss the
         # same key at once render it once between them (a render is about a millisecond).
         with self._rendering:
-            with self._lock:
-                found = self._views.get(key)
-                if found is not None:
-                    self._views.move_to_end(key)
-                    self.hits += 1
-                    return found
+            found = self._hit(key)
+            if found is not None:
+                return found
             shared = self._table(room, token, code)
             own = _SeatPart.model_validate(seat_part(room, player, since)).model_dump_json()
             rendered = Rendered(room.version, f"{own[:-1]},{shared[1:]}")
@@ -133,6 +127,15 @@ class Views:
                 while len(self._views) > self.size:
                     self._views.popitem(last=False)
         return rendered
+
+    def _hit(self, key: Key) -> Rendered | None:
+        """The view kept under ``key``, counted as a hit, or None."""
+        with self._lock:
+            found = self._views.get(key)
+            if found is not None:
+                self._views.move_to_end(key)
+                self.hits += 1
+            return found
 
     def _table(self, room: Room, token: str, code: str | None) -> str:
         key: TableKey = (token, room.version, code)
