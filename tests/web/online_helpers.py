@@ -23,7 +23,7 @@ import contextlib
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +94,26 @@ def open_device(
     if guard is not None:
         guard.watch(page)
     return page
+
+
+@contextlib.contextmanager
+def devices(browser: Browser, base_url: str, guard: ConsoleGuard) -> Iterator[Callable[..., Page]]:
+    """A test's device maker (`open_device`'s options), every device closed at the end.
+    Chromium logs every refused request (a 409 when two devices race) as a console error, so
+    the guard allows that one."""
+    pages: list[Page] = []
+    guard.allow("409 (Conflict)")
+
+    def make(**options: Any) -> Page:
+        page = open_device(browser, base_url, guard, **options)
+        pages.append(page)
+        return page
+
+    try:
+        yield make
+    finally:
+        for page in pages:
+            page.context.close()
 
 
 def player_id(page: Page) -> str:

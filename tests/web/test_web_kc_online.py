@@ -18,7 +18,6 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -34,9 +33,9 @@ from tests.web.online_helpers import (
     connect_live,
     create_table,
     create_table_api,
+    devices,
     join_by_code,
     join_by_link,
-    open_device,
     open_table,
     play_round,
     play_turn,
@@ -61,18 +60,8 @@ def online_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture
 def device(browser: Browser, online_url: str, console_guard: ConsoleGuard) -> Iterator[Device]:
     """Opens a device (a new browser context) on the online server; closed after the test."""
-    pages: list[Page] = []
-    # Chromium logs every refused request (a 409 when two devices race) as a console error.
-    console_guard.allow("409 (Conflict)")
-
-    def make(**options: Any) -> Page:
-        page = open_device(browser, online_url, console_guard, **options)
-        pages.append(page)
-        return page
-
-    yield make
-    for page in pages:
-        page.context.close()
+    with devices(browser, online_url, console_guard) as make:
+        yield make
 
 
 def hand_codes(page: Page) -> list[str]:
@@ -326,17 +315,8 @@ def story_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture
 def story_device(browser: Browser, story_url: str, console_guard: ConsoleGuard) -> Iterator[Device]:
     """A device on the server with the long grace period; closed after the test."""
-    pages: list[Page] = []
-    console_guard.allow("409 (Conflict)")
-
-    def make(**options: Any) -> Page:
-        page = open_device(browser, story_url, console_guard, **options)
-        pages.append(page)
-        return page
-
-    yield make
-    for page in pages:
-        page.context.close()
+    with devices(browser, story_url, console_guard) as make:
+        yield make
 
 
 def other(lang: tuple[str, bool]) -> tuple[str, bool]:

@@ -50,7 +50,7 @@ from tests.web.online_helpers import (
     api_get,
     connect_live,
     create_table_api,
-    open_device,
+    devices,
     open_table,
     player_id,
     start_match,
@@ -78,17 +78,8 @@ def layout_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def device(browser: Browser, layout_url: str, console_guard: ConsoleGuard) -> Iterator[Device]:
-    pages: list[Page] = []
-    console_guard.allow("409 (Conflict)")
-
-    def make(**options: Any) -> Page:
-        page = open_device(browser, layout_url, console_guard, **options)
-        pages.append(page)
-        return page
-
-    yield make
-    for page in pages:
-        page.context.close()
+    with devices(browser, layout_url, console_guard) as make:
+        yield make
 
 
 def join_api(page: Page, token: str, name: str) -> str:
