@@ -143,8 +143,11 @@ def test_play_waits_for_the_table_chosen(new_page: NewPage, live_url: str) -> No
     page.goto("/daily.html?table=american")
     expect(page.locator("#play-btn")).to_be_enabled()
     page.locator("input[name=daily-table][value=british]").check()
-    page.wait_for_timeout(50)
     expect(page.locator("#play-btn")).to_be_disabled()
+    for _ in range(500):  # the page asks right after it turns Play off
+        if held:
+            break
+        page.wait_for_timeout(10)
     assert len(held) == 1
     held[0].continue_()
     expect(page.locator("#play-btn")).to_be_enabled()
