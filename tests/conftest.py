@@ -11,6 +11,7 @@ pytest 9, which keeps node ids in `_id`: the scheduler below groups by node id i
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +19,10 @@ import coverage
 import pytest
 
 pytest_plugins = ["tests.support.api_fixtures"]
+
+# Every online view the suite renders is also validated against its schema (render.py
+# `Views(check=True)`): the servers the tests start in process and as subprocesses read it.
+os.environ["CARDTABLE_CHECK_VIEWS"] = "1"
 
 FIRST = (
     # Prefixes of node ids, by their longest test, longest first (`--durations` of

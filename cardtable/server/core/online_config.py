@@ -4,7 +4,8 @@ Rates are per second and per server process (`TokenBuckets`); None turns a limit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -110,3 +111,10 @@ class OnlineSettings:
     """A finished table is deleted this long after its last change."""
     idle_hours: float = 48.0
     """Any table unchanged for this long (a match everyone left) is deleted."""
+    check_views: bool = field(
+        default_factory=lambda: os.environ.get("CARDTABLE_CHECK_VIEWS") == "1"
+    )
+    """Validate every rendered view against the `OnlineTable` schema as well and fail on any
+    difference (`render.Views`; ``CARDTABLE_CHECK_VIEWS=1``, which the test suite sets).
+    Production encodes the views directly, without the schema's model: the same JSON at a
+    fraction of the CPU (docs/online.md "Render once")."""

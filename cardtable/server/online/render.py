@@ -18,6 +18,13 @@ everything `device_view` reads of the device, so two devices share a text only w
 connection. A version is never changed once stored (every save makes a new one), so an
 entry never goes stale; only ``now``, the server's clock, is added at each send
 (`Rendered.table`).
+
+The parts are encoded straight from the dicts `table_part` and `seat_part` build (`encode`),
+which hold exactly the schema's fields with its defaults written out: validating them through
+the models cost four to six times as much as encoding them (docs/online.md "Render once").
+`Views(check=True)`, which the test suite turns on (``CARDTABLE_CHECK_VIEWS=1``), also
+validates every part against its model and raises `ViewMismatch` on any difference, so a new
+field or default in the schema that the dicts miss fails the tests, never reaches a device.
 """
 
 from __future__ import annotations
@@ -76,11 +83,57 @@ TableKey = tuple[str, int, str | None]
 Key = tuple[str, int, str | None, tuple[int, ...], bool, int | None]
 
 
+class ViewMismatch(RuntimeError):
+    """A part encoded directly differs from the same part validated by its model."""
+
+
+def encode(part: dict[str, Any]) -> str:
+    """``part`` as compact JSON, as pydantic writes a model (UTF-8 text kept as is)."""
+    return json.dumps(part, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _difference(direct: Any, model: Any, path: str = "") -> str | None:
+    """The first path where two decoded JSON values differ (a number's int or float form
+    aside: JavaScript reads both alike), or None."""
+    if isinstance(direct, dict) and isinstance(model, dict):
+        for key in direct.keys() | model.keys():
+            if key not in direct or key not in model:
+                return f"{path}.{key}"
+            found = _difference(direct[key], model[key], f"{path}.{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(direct, list) and isinstance(model, list) and len(direct) == len(model):
+        for i, (a, b) in enumerate(zip(direct, model, strict=True)):
+            found = _difference(a, b, f"{path}[{i}]")
+            if found is not None:
+                return found
+        return None
+    same = direct == model and isinstance(direct, bool) == isinstance(model, bool)
+    return None if same else path or "."
+
+
+def checked(model: type[BaseModel], part: dict[str, Any]) -> str:
+    """`encode` of ``part``, first compared with ``model``'s validated JSON of it."""
+    text = encode(part)
+    expected = json.loads(model.model_validate(part).model_dump_json())
+    found = _difference(json.loads(text), expected)
+    if found is not None:
+        raise ViewMismatch(f"{model.__name__}: {found} differs from the schema's JSON")
+    return text
+
+
+def _direct(model: type[BaseModel], part: dict[str, Any]) -> str:
+    """`encode` of ``part`` (the model is for `checked` only)."""
+    return encode(part)
+
+
 class Views:
     """The bounded cache of rendered views of one process (see the module's docstring)."""
 
-    def __init__(self, size: int = VIEWS) -> None:
+    def __init__(self, size: int = VIEWS, *, check: bool = False) -> None:
         self.size = size
+        self._encode = checked if check else _direct
         self._views: OrderedDict[Key, Rendered] = OrderedDict()
         self._tables: OrderedDict[TableKey, str] = OrderedDict()
         self._lock = threading.Lock()
@@ -119,7 +172,7 @@ class Views:
             if found is not None:
                 return found
             shared = self._table(room, token, code)
-            own = _SeatPart.model_validate(seat_part(room, player, since)).model_dump_json()
+            own = self._encode(_SeatPart, seat_part(room, player, since))
             rendered = Rendered(room.version, f"{own[:-1]},{shared[1:]}")
             with self._lock:
                 self.renders += 1
@@ -144,7 +197,7 @@ class Views:
             if found is not None:
                 self._tables.move_to_end(key)
                 return found
-        text = _TablePart.model_validate(table_part(room, token=token, code=code)).model_dump_json()
+        text = self._encode(_TablePart, table_part(room, token=token, code=code))
         with self._lock:
             self.tables += 1
             self._tables[key] = text
@@ -233,8 +286,7 @@ def _view(m: kc.Match, viewer: int | None) -> dict[str, Any]:
     derived, never leaves the server."""
     view = kc.ENGINE.view(m.state, viewer)
     fair = m.round_fair
-    if fair is not None:
-        view["fairness"] = fair.public(m.state.is_over) | {"round": m.round}
+    view["fairness"] = None if fair is None else fair.public(m.state.is_over) | {"round": m.round}
     return view
 
 
@@ -267,4 +319,4 @@ def _log(room: Room) -> list[dict[str, Any]]:
     assert room.game is not None
     entries = room.game.log
     first = room.log_total - len(entries) + 1
-    return [{"n": first + i, **e} for i, e in enumerate(entries)]
+    return [{"n": first + i, "by": None, **e} for i, e in enumerate(entries)]

@@ -64,7 +64,7 @@ class Online:
         """This process's live connections against their caps (hub.py)."""
         self._store: OnlineStore | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self.views = Views()
+        self.views = Views(check=self.settings.check_views)
         """The rendered views of this process (render.py: once per table, version, seat)."""
         self._latest: OrderedDict[str, RoomRecord] = OrderedDict()
         """The newest record this process saved or read, per table (at most `_LATEST`)."""
