@@ -364,7 +364,7 @@ def stage_of(state: JSON, *, keep_code: bool) -> str:
 
 
 def _dump(state: JSON) -> str:
-    return json.dumps(state, separators=(",", ":"), sort_keys=True)
+    return json.dumps(state, separators=(",", ":"))
 
 
 def _load(text: Any) -> JSON:
