@@ -20,7 +20,7 @@ import re
 import secrets
 from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request
 from fastapi.concurrency import run_in_threadpool
@@ -81,6 +81,16 @@ async def current_device(
     # Only known ids get a bucket: made-up ids are refused above and cost no memory here.
     runtime.limit(runtime.player_limit, device.player)
     return device
+
+
+def player_of(state: Any, player_id: str) -> str:
+    """`current_player` for a route that runs in a thread of its own (`games.MoveRoute`,
+    whose ``player_id`` is `DeviceIdDep`'s): the caller's player key, the request counted
+    against the player's rate limit; 401 and 429 as `current_device` answers them."""
+    runtime: Runtime = state.runtime
+    device = authenticate(runtime, player_id, devices.now_of(state))
+    runtime.limit(runtime.player_limit, device.player)
+    return device.player
 
 
 DeviceDep = Annotated[Credential, Depends(current_device)]

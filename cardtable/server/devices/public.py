@@ -5,7 +5,8 @@ they import (`make contracts` holds them to it).
   when unknown, revoked or deleted), and `PLAYER_ID` and `authenticate` for the live channel,
   which reads the credential from its hello message instead of a header.
 - A move in one transaction: `DeviceIdDep` (the header, checked for form only) and
-  `change_game`, which judges the credential in the statement that reads the game.
+  `change_game`, which judges the credential in the statement that reads the game; a move
+  that reads its credential in its own thread trip (an online table's): `player_of`.
 - `now_of`: the clock the device routes read (tests inject one).
 - `DeviceStore`: a player's devices, so "delete my data" (statistics) deletes them too, and
   `DeviceStore.standing`, with which the online live channel checks its open connections'
@@ -18,6 +19,7 @@ from cardtable.server.devices.players import (
     PlayerDep,
     authenticate,
     change_game,
+    player_of,
 )
 from cardtable.server.devices.service import now_of
 from cardtable.server.devices.store import DeviceStore
@@ -30,4 +32,5 @@ __all__ = [
     "authenticate",
     "change_game",
     "now_of",
+    "player_of",
 ]

@@ -148,22 +148,24 @@ time) would only wait."""
 
 
 class MoveRoute(APIRoute):
-    """A move route's fast lane. Its endpoint is ``(game_id, body, player_id, request)``:
-    a path parameter, the JSON body's model, the ``X-Player-Id`` header (`DeviceIdDep`) and
-    the request. A request whose id has the right form and whose ``application/json`` body
-    the model accepts is parsed and validated here as FastAPI would (``json.loads``, then the
-    model in Python mode) and the endpoint runs in one trip to `_MOVE_THREADS`; everything
-    else (no or a malformed id, another content type, a body the model refuses) goes to
-    FastAPI's own handler, which answers it exactly as for any route. Measured in-process
+    """A move route's fast lane. Its endpoint is ``(<path parameter>, body, player_id,
+    request)``: the game's or table's id from the path (``game_id``, ``token``), the JSON
+    body's model, the ``X-Player-Id`` header (`DeviceIdDep`) and the request. A request
+    whose id has the right form and whose ``application/json`` body the model accepts is
+    parsed and validated here as FastAPI would (``json.loads``, then the model in Python
+    mode) and the endpoint runs in one trip to `_MOVE_THREADS`; everything else (no or a
+    malformed id, another content type, a body the model refuses) goes to FastAPI's own
+    handler, which answers it exactly as for any route. Measured in-process
     (docs: issue 28), FastAPI's per-request parameter solving and its threadpool trip were
     about 0.8 ms of CPU of a 2.2 ms move; the endpoint's own work about 0.7 ms."""
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
         names = list(inspect.signature(endpoint).parameters)
-        if names != ["game_id", "body", "player_id", "request"]:
+        if names[1:] != ["body", "player_id", "request"] or f"{{{names[0]}}}" not in path:
             raise TypeError(
-                f"a MoveRoute endpoint takes (game_id, body, player_id, request): {names}"
+                f"a MoveRoute endpoint takes (<path parameter>, body, player_id, request): {names}"
             )
+        self.path_id = names[0]
         super().__init__(path, endpoint, **kwargs)
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
@@ -173,6 +175,7 @@ class MoveRoute(APIRoute):
             model = self.body_field.field_info.annotation if self.body_field else None
         assert isinstance(model, type) and issubclass(model, BaseModel), model
         endpoint = self.endpoint
+        path_id = self.path_id
 
         async def handler(request: Request) -> Response:
             player_id = request.headers.get("x-player-id")
@@ -189,7 +192,7 @@ class MoveRoute(APIRoute):
                 # RecursionError. FastAPI's own handler answers both (the body stays cached).
                 return await standard(request)
             call = functools.partial(
-                endpoint, request.path_params["game_id"], body, player_id, request
+                endpoint, request.path_params[path_id], body, player_id, request
             )
             context = contextvars.copy_context()
             loop = asyncio.get_running_loop()

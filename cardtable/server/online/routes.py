@@ -27,7 +27,7 @@ from cardtable.server.core.models import VersionOnly
 from cardtable.server.core.ratelimit import request_key
 from cardtable.server.core.runtime import SITE_LOOKUPS, RuntimeDep
 from cardtable.server.core.store import StaleVersion
-from cardtable.server.devices.public import PlayerDep
+from cardtable.server.devices.public import DeviceIdDep, PlayerDep, player_of
 from cardtable.server.games.public import CustomRules, KCMove, KCReplay, kc_replay
 from cardtable.server.games.public import records as games
 from cardtable.server.online import codes, live
@@ -354,10 +354,19 @@ def start(
 
 
 # -- the match -----------------------------------------------------------------------------
-@router.post("/{token}/moves", response_model=OnlineTable, responses=_WRITE)
-def move(token: str, body: KCMove, player: PlayerDep, request: Request) -> Response:
+# The move, the most frequent request of a table: its credential read, its change and its
+# answer in one thread trip (`games.MoveRoute`), without FastAPI's dependency solving.
+moves = APIRouter(route_class=games.MoveRoute)
+
+
+@moves.post("/{token}/moves", response_model=OnlineTable, responses=_WRITE)
+def move(token: str, body: KCMove, player_id: DeviceIdDep, request: Request) -> Response:
     """A move for the caller's seat that is to play: ``"9H>N"``, ``"E>NW"`` or ``"end"``."""
+    player = player_of(request.app.state, player_id)
     return _act(request, token, player, body.version, lambda r, now: r.move(player, body.move, now))
+
+
+router.include_router(moves)
 
 
 @router.post("/{token}/undo", response_model=OnlineTable, responses=_WRITE)

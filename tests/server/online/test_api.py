@@ -11,6 +11,9 @@ import pytest
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
+from cardtable.server.core.ratelimit import TokenBuckets
+from cardtable.server.online import routes as online_routes
+
 from .helpers import BASE, JSON, Device, Recorder
 
 
@@ -177,6 +180,41 @@ def test_moves_only_for_the_seat_to_play(ann: Device, bob: Device) -> None:
     assert ended["turn"]["seat"] != seat and ended["viewer"] == seat
     watched = other.get(table["token"])
     assert watched["turn"]["seat"] == 1 - seat and watched["viewer"] == 1 - seat
+
+
+def test_a_moves_credential_and_rate_limit_in_its_fast_lane(
+    ann: Device, bob: Device, client: TestClient
+) -> None:
+    """The move runs in `games.MoveRoute`'s one thread trip, its credential read there
+    (`devices.player_of`): the same answers as any route for a missing, made-up, signed-out
+    or over-limit caller, and a body FastAPI itself refuses."""
+    assert [(type(r).__name__, r.path) for r in online_routes.moves.routes] == [
+        ("MoveRoute", "/{token}/moves")
+    ]
+    table = bob.act(ann.create()["table"], "join", name="Bob")
+    table = ann.act(table, "start")
+    mover = ann if table["turn"]["seat"] == 0 else bob
+    url = f"{BASE}/{table['token']}/moves"
+    body = {"move": "end", "version": table["version"]}
+    assert client.post(url, json=body).json()["code"] == "no_player"
+    made_up = client.post(url, json=body, headers={"X-Player-Id": "z" * 32})
+    assert (made_up.status_code, made_up.json()["code"]) == (401, "no_player")
+    wrong = client.post(url, json={"move": 5}, headers={"X-Player-Id": mover.player_id})
+    assert (wrong.status_code, wrong.json()["code"]) == (422, "invalid_request")
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    runtime.player_limit = TokenBuckets(0.001, 1)  # one request, then none for a while
+    ended = mover.act(table, "moves", move="end")
+    assert ended["version"] > table["version"]
+    limited = client.post(url, json=body, headers={"X-Player-Id": mover.player_id})
+    assert (limited.status_code, limited.json()["code"]) == (429, "rate_limited")
+    assert int(limited.headers["Retry-After"]) >= 1
+    runtime.player_limit = None
+    code = mover.call("POST", "/api/devices/transfer", status=201)["code"]
+    phone = client.post("/api/devices/claim", json={"code": code, "name": "Phone"}).json()
+    assert mover.call("POST", "/api/devices/sign-out-others")["revoked"] == 1
+    body["version"] = ended["version"]
+    gone = client.post(url, json=body, headers={"X-Player-Id": phone["player_id"]})
+    assert (gone.status_code, gone.json()["code"]) == (401, "revoked")
 
 
 def test_a_local_seat_hands_off_and_reveals(ann: Device, bob: Device) -> None:

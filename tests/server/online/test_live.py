@@ -124,16 +124,17 @@ def test_closing_codes(database: Callable[..., Settings]) -> None:
         ws_url = server.base.replace("http://", "ws://") + f"{BASE}/{token}/live"
 
         def closed_with(url: str, hello: Any) -> int | None:
-            with connect(url, open_timeout=5) as ws:
+            code: int | None = None
+            # The server closes it; under load, a slow closing handshake raises at the exit.
+            with contextlib.suppress(ConnectionClosed), connect(url, open_timeout=5) as ws:
                 if hello is not None:
                     ws.send(json.dumps(hello))
-                try:
+                with contextlib.suppress(ConnectionClosed):
                     for _ in range(5):
                         ws.recv(timeout=5)
-                except ConnectionClosed:
-                    pass
-                assert ws.close_code is not None
-                return ws.close_code
+                code = ws.close_code
+            assert code is not None
+            return code
 
         assert closed_with(ws_url, None) == 4408  # no hello in time
         unknown = {"type": "hello", "player": "x" * 32, "version": None}
