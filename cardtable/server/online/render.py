@@ -38,6 +38,7 @@ from typing import Any
 from pydantic import BaseModel, create_model
 
 from cardtable import kings_corner as kc
+from cardtable.server.core import jsontext
 from cardtable.server.online.model import Room
 from cardtable.server.online.schema import OnlineTable
 
@@ -89,7 +90,7 @@ class ViewMismatch(RuntimeError):
 
 def encode(part: dict[str, Any]) -> str:
     """``part`` as compact JSON, as pydantic writes a model (UTF-8 text kept as is)."""
-    return json.dumps(part, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return jsontext.dumps(part)
 
 
 def _difference(direct: Any, model: Any, path: str = "") -> str | None:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.server.core import retention
+from cardtable.server.core import jsontext, retention
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.store import StaleVersion, StoreError
 from cardtable.server.core.store.base import JSON, Tx
@@ -364,7 +364,7 @@ def stage_of(state: JSON, *, keep_code: bool) -> str:
 
 
 def _dump(state: JSON) -> str:
-    return json.dumps(state, separators=(",", ":"))
+    return jsontext.dumps(state)
 
 
 def _load(text: Any) -> JSON:

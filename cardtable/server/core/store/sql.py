@@ -16,6 +16,7 @@ from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
+from cardtable.server.core import jsontext
 from cardtable.server.core.store.base import (
     JSON,
     Caller,
@@ -47,7 +48,7 @@ def now() -> str:
 
 
 def _dump(data: JSON) -> str:
-    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+    return jsontext.dumps(data, sort_keys=True)
 
 
 def _state(text: Any) -> JSON:
