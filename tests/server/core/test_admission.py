@@ -176,9 +176,9 @@ def first_line(stream: IO[str], timeout: float) -> str | None:
 def test_a_hint_flood_leaves_other_players_moves_fast(tmp_path: Path) -> None:
     """One player floods hints (three connections on their current deal, 48 requests/s in
     all: just under the request limit, far beyond the hint rate; from their own process,
-    tests/server/hint_flood.py) while another plays: the mover's p99 stays under 50 ms, or
-    under 3x the same run's baseline p99 if this shared machine is slow even without the
-    flood."""
+    tests/server/hint_flood.py) while another plays: the mover's p99 stays under 250 ms (it
+    was 0.8-5 s when hints starved moves), or under 3x the same run's baseline p99 if this
+    shared machine is slow even without the flood."""
     with serve(tmp_path, "--no-access-log", nofile=1024) as (base, _log):
         mover, flooder = new_player(base), new_player(base)
         moves_latency(base, mover, 30)  # warm up
@@ -205,7 +205,10 @@ def test_a_hint_flood_leaves_other_players_moves_fast(tmp_path: Path) -> None:
     tally = {int(k): v for k, v in json.loads(out).items()}
     assert tally.get(200, 0) >= 3 and tally.get(429, 0) >= 3, tally  # flooding at the limit
     assert set(tally) <= {200, 409, 429, 503}, tally
-    # The goal of issue 27's benchmark: at most 50 ms, or at most 3x the same run's baseline
-    # when this shared machine is slow even without the flood (starvation was 0.8-5 s).
-    limit = max(0.050, 3 * p99(baseline))
+    # Starvation was 0.8-5 s. The p99 of 300 moves is their third slowest, so the other
+    # xdist worker's load alone can move it: 191 ms once with a baseline p99 of 30 ms at load
+    # 8-9 (2 December). The bound is 250 ms, or 3x the same run's baseline when this shared
+    # machine is slow even without the flood; issue 27's goal, 50 ms, is the benchmark's
+    # (`python -m bench.abuse`, docs/reliability.md "Admission"), measured on an idle machine.
+    limit = max(0.250, 3 * p99(baseline))
     assert p99(flooded) < limit, (p99(baseline), p99(flooded), tally)
