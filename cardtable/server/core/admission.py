@@ -229,6 +229,9 @@ _KEPT = 0  # > 0: pools with no user stay up (`kept`)
 _WATCH: dict[int, Any] = {}  # id(pool) -> (reader, writer): the pipe a worker watches
 SHUTDOWN_WAIT = 5.0
 """Seconds a stopping app waits for the search workers to finish before killing them."""
+KILL_WAIT = 5.0
+"""Seconds it then waits for each killed worker to be gone (SIGKILL is at once, but on a
+loaded machine the exit can take longer than a short grace: it once took over 0.3 s)."""
 
 
 def _acquire(workers: int) -> None:
@@ -302,7 +305,7 @@ def _stop(pool: Executor) -> None:
     for process in sentinels.values():
         process.kill()
     for process in processes:
-        process.join(SHUTDOWN_WAIT)
+        process.join(KILL_WAIT)
     pipe = _WATCH.pop(id(pool), None)
     if pipe is not None:
         for end in pipe:
