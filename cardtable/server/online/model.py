@@ -576,6 +576,13 @@ class Room:
         the spectator count changed since."""
         return self.origin <= version <= self.version
 
+    def seen(self, version: int) -> bool:
+        """Whether a host's action on an absent seat, asked at ``version``, still applies:
+        any version the table has had. Other seats' play (a computer's steps come every
+        moment) does not make it stale; the action checks the seat as it is now and is
+        refused if it no longer fits (the person came back, the match ended)."""
+        return 0 <= version <= self.version
+
     # -- deadlines -----------------------------------------------------------------------
     def advance(self, now: float) -> Room | None:
         """Whatever is due at ``now``: grace periods ending, the host passing on, the turn

@@ -121,17 +121,18 @@ def _act(
     player: str,
     version: int,
     change: Callable[[Room, float], Room | None],
+    current: Callable[[Room, int], bool] = Room.current,
 ) -> Response:
     """Load, check the version, change (given the time now), save with compare-and-set,
     answer the caller's view with this change's events. A version that only the spectator
-    count has moved on from is still current (`Room.current`); a save that lost to such a
-    change is made again on the newer version."""
+    count has moved on from is still current (`Room.current`, or ``current``); a save that
+    lost to such a change is made again on the newer version."""
     online = _online(request)
     kept = _kept(online, token, version)
     for _ in range(ATTEMPTS):
         record = kept or _record(online, token)
         room = load_room(record)
-        if not room.current(version):
+        if not current(room, version):
             raise games.stale(_table(record, room, player, token))
         try:
             new = change(room, time.time())
@@ -331,7 +332,7 @@ def hand_to_computer(
     device whose connection is gone) now, without waiting for the grace period to end."""
     return _act(
         request, token, player, body.version,
-        lambda r, now: r.hand_to_computer(player, seat, now),
+        lambda r, now: r.hand_to_computer(player, seat, now), Room.seen,
     )  # fmt: skip
 
 
@@ -342,7 +343,10 @@ def reopen(
     """Host only, during the match: an absent person's seat is open again for someone new
     (the table's link or room code); the absent device no longer holds it, and the stand-in
     plays it until someone takes it."""
-    return _act(request, token, player, body.version, lambda r, now: r.reopen(player, seat, now))
+    return _act(
+        request, token, player, body.version,
+        lambda r, now: r.reopen(player, seat, now), Room.seen,
+    )  # fmt: skip
 
 
 @router.post("/{token}/start", response_model=OnlineTable, responses=_WRITE)

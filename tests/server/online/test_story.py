@@ -200,3 +200,44 @@ def test_the_host_routes_over_http(client: Any) -> None:
     carl = player()
     rejoined = post(carl, "join", {"name": "Carl"})
     assert rejoined.status_code == 200 and rejoined.json()["me"]["seats"] == [1]
+
+
+def test_the_hosts_seat_actions_apply_to_the_table_as_it_is_now(client: Any) -> None:
+    """The computers keep playing while the host decides: a hand-over or an invitation asked
+    at an older version is made on the table as it is now, and refused only when the seat no
+    longer fits it; a move at that version is still stale."""
+
+    def player() -> str:
+        return str(client.post("/api/players").json()["player_id"])
+
+    ana, ben, cy = player(), player(), player()
+    api = "/api/kings-corner/online"
+    seats = [{"kind": "me"}, {"kind": "invite"}, {"kind": "invite"}]
+    token = client.post(api, json={"name": "Ana", "seats": seats},
+                        headers={"X-Player-Id": ana}).json()["token"]  # fmt: skip
+
+    def post(who: str, path: str, version: int, **body: Any) -> Any:
+        return client.post(f"{api}/{token}/{path}", json={"version": version, **body},
+                           headers={"X-Player-Id": who, "X-Test-Seed": "5"})  # fmt: skip
+
+    def version() -> int:
+        return int(client.get(f"{api}/{token}", headers={"X-Player-Id": ana}).json()["version"])
+
+    assert post(ben, "join", version(), name="Ben").status_code == 200
+    assert post(cy, "join", version(), name="Cy").status_code == 200
+    assert post(ana, "start", version()).status_code == 200
+    seen = version()  # what the host's page shows: Ben and Cy reconnecting
+    assert post(ana, "seats/2/stand-in", seen).status_code == 200  # the table moves on
+    handed = post(ana, "seats/1/stand-in", seen)
+    assert handed.status_code == 200, handed.text
+    table = handed.json()
+    assert table["version"] == seen + 2
+    assert [s["connection"] for s in table["seats"][1:]] == ["away", "away"]
+    again = post(ana, "seats/1/stand-in", seen)  # already done: refused, not made twice
+    assert again.status_code == 409 and again.json()["code"] == "wrong_phase"
+    opened = post(ana, "seats/2/invite", seen)
+    assert opened.status_code == 200 and opened.json()["seats"][2]["kind"] == "open"
+    stale = post(ana, "moves", seen, move="end")
+    assert stale.status_code == 409 and stale.json()["code"] == "stale_version"
+    future = post(ana, "seats/1/invite", version() + 5)
+    assert future.status_code == 409 and future.json()["code"] == "stale_version"
