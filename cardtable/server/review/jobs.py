@@ -55,6 +55,9 @@ SLOT_POLL = 0.02
 """Seconds between two looks for a spare search slot."""
 BROKEN_TRIES = 3
 """Times a step is tried when the search pool breaks under it before the review fails."""
+CLAIM_WAIT = 5.0
+"""Seconds `ensure` waits for a review it started to claim its row, so that a GET right after
+a start answered ``running`` reads ``running`` from the store too, not ``none``."""
 SERVED_REMEMBERED = 10_000
 """Players whose last start is remembered (for the turns)."""
 
@@ -94,6 +97,8 @@ class Job:
     game: ps.Game
     budget: int
     asked: float = field(default_factory=time.monotonic)
+    claimed: threading.Event = field(default_factory=threading.Event)
+    """Set once the computing thread has tried to claim the stored row."""
 
 
 class Reviews:
@@ -118,6 +123,7 @@ class Reviews:
         here, else ``waiting``; `too_many` beyond the player's limit."""
         with self._lock:
             if self._running.get(job.player) == job.game_id:
+                job.claimed.set()  # the running one claims (or has claimed) the row
                 return RUNNING
             mine = self._waiting.get(job.player)
             for queued in mine or ():
@@ -205,8 +211,11 @@ def ensure(
     state = status(ReviewStore(store).load(game_id, PART), time.time())
     if state[0] in ("done", "running"):
         return state
-    asked = reviews_of(runtime).ask(Job(store, game_id, player, version, game, budget))
-    if asked == RUNNING:
+    job = Job(store, game_id, player, version, game, budget)
+    if reviews_of(runtime).ask(job) == RUNNING:
+        # Its thread claims the row first: answer once it has, so that every process reading
+        # the row from now on sees the review running.
+        job.claimed.wait(CLAIM_WAIT)
         return RUNNING, 0, STEPS, None
     return "waiting", state[1], state[2], None
 
@@ -227,6 +236,8 @@ def compute(admission: Admission, job: Job) -> None:
     except Exception:
         log.exception("review of %s: could not claim it", job.game_id)
         return
+    finally:
+        job.claimed.set()
     done = 0
 
     def step(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:

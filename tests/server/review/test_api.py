@@ -126,6 +126,25 @@ def test_another_process_sees_the_stored_progress_and_review(api: Api, settings:
         assert elsewhere.get(f"{PS}/{game['id']}")["review"] == review
 
 
+def test_a_started_review_reads_as_running_at_once(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start answered ``running`` has claimed the stored row: a GET right after it (from
+    any process) reads ``running``, not ``none``, however late the computing thread gets to
+    its claim (CI once read ``none`` on a loaded machine)."""
+    claim = ReviewStore.claim
+
+    def late_claim(self: ReviewStore, *args: Any, **kwargs: Any) -> bool:
+        time.sleep(0.3)
+        return claim(self, *args, **kwargs)
+
+    monkeypatch.setattr(ReviewStore, "claim", late_claim)
+    game = finished_deal(api)
+    assert api.post(f"{PS}/{game['id']}/start")["state"] == "running"
+    assert api.get(f"{PS}/{game['id']}")["state"] in ("running", "done")
+    assert wait_done(api, game["id"])["review"]["total"] == game["view"]["total"]
+
+
 def test_a_review_whose_process_stopped_is_taken_over(api: Api) -> None:
     game = finished_deal(api)
     store = api.client.app.state.runtime.store  # type: ignore[attr-defined]
