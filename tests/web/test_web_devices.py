@@ -28,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, Route, WebSocketRoute, expect
+from playwright.sync_api import APIResponse, Page, Route, WebSocketRoute, expect
 
 from .a11y import assert_no_axe_violations, assert_tap_targets, check_screen
 from .conftest import ConsoleGuard, NewPage
@@ -57,13 +57,17 @@ def close_settings(page: Page) -> None:
 
 
 def show_code(page: Page) -> str:
-    """Asks for a transfer code in the open settings dialog; returns it as shown."""
+    """Asks for a transfer code in the open settings dialog; returns the new code as shown."""
+    code = page.locator("#dv-share-code")
+    before = code.inner_text() if code.is_visible() else ""
     if page.locator("#dv-share-btn").is_visible():
         page.locator("#dv-share-btn").click()
     else:
         page.locator("#dv-share-new").click()
-    code = page.locator("#dv-share-code")
+    expect(code).to_be_visible()
     expect(code).to_have_text(re.compile(r"^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$"))
+    if before:
+        expect(code).not_to_have_text(before)
     expect(page.locator("#dv-share-qr")).to_be_visible()
     return code.inner_text()
 
@@ -527,3 +531,38 @@ def test_the_copy_button_puts_the_code_link_on_the_clipboard(
         " [document.activeElement === i, i.selectionStart, i.selectionEnd, i.value.length]; }"
     )
     assert selected == [True, 0, len(link), len(link)]
+
+
+def test_a_list_asked_before_the_code_was_made_leaves_the_code(new_page: NewPage) -> None:
+    """The device list answers whether a code is live. A list that was on its way while a new
+    code was made cannot know of that code, so it must not take it for used (a slow list
+    answer once emptied the new code and its QR code in a landing check)."""
+    page = new_page()
+    page.goto("/")
+    ensure_player(page)
+    page.reload()
+    held: list[tuple[Route, APIResponse]] = []
+
+    def hold_first(route: Route) -> None:
+        """The dialog's first list is answered by the server at once and shown late."""
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route("**/api/devices", hold_first)
+    page.locator("#settings-open").click()
+    expect(page.locator("#dv-share-btn")).to_be_visible()
+    for _ in range(200):  # the dialog asks for the list as it opens
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the dialog did not ask for the device list"
+    code = show_code(page)  # made while the list is held
+    route, stale = held[0]
+    route.fulfill(response=stale)
+    expect(page.locator("#dv-device-list li")).to_have_count(1)  # the late list is shown
+    expect(page.locator("#dv-share-code")).to_have_text(code)
+    expect(page.locator("#dv-share-code")).to_be_visible()
+    expect(page.locator("#dv-share-qr")).to_be_visible()
+    expect(page.locator("#dv-share-status")).not_to_have_text(re.compile("was used"))

@@ -190,6 +190,7 @@ function loadDevices() {
 }
 
 async function fetchDevices() {
+  const asked = state.code; // a code made while the list was on its way is not in it
   try {
     const answer = await call("GET", D);
     // This device first, then the most recently used.
@@ -197,7 +198,7 @@ async function fetchDevices() {
       (x, y) => Number(y.current) - Number(x.current) || toMs(y.last_used_at) - toMs(x.last_used_at),
     );
     renderDevices();
-    if (state.code && state.deadline > Date.now() && !answer.transfer) codeUsed();
+    if (state.code && state.code === asked && state.deadline > Date.now() && !answer.transfer) codeUsed();
   } catch (err) {
     if (err?.code !== "revoked") say("dv-list-status", t("devices.failed"));
   }
