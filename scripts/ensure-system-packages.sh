@@ -5,6 +5,8 @@
 set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# The browser tests drive the headless shell (same build, less CPU; tests/web/conftest.py).
+[ -x /usr/lib/chromium/chromium-headless-shell ] || need+=(chromium-headless-shell)
 # grep reads everything (no -q): with pipefail, fc-list killed by SIGPIPE would read as missing.
 fc-list 2>/dev/null | grep -i 'noto sans cjk' >/dev/null || need+=(fonts-noto-cjk)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
