@@ -3,6 +3,7 @@ score it with the engine."""
 
 from __future__ import annotations
 
+from collections.abc import Sized
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -11,6 +12,15 @@ from cardtable.cards import Card
 from cardtable.poker_squares import LINES, score
 
 PS = "/poker-squares.html"
+
+
+def wait_held(page: Page, held: Sized, what: str, *, timeout_ms: int = 5_000) -> None:
+    """Let the page run until a `page.route` handler has held a request in `held` (bounded)."""
+    for _ in range(timeout_ms // 20):
+        if len(held):
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError(f"{what} was never asked for")
 
 
 def start_deal(page: Page, table: str = "american", target: str = "normal") -> None:

@@ -20,7 +20,7 @@ from cardtable.server.devices.players import player_key
 
 from .a11y import check_screen
 from .conftest import NewPage
-from .helpers import cell, wait_placed
+from .helpers import cell, wait_held, wait_placed
 
 EMOJI = set("⬛⬜🟦🟩🟨🟧🟥🟪💎👑")
 
@@ -144,10 +144,7 @@ def test_play_waits_for_the_table_chosen(new_page: NewPage, live_url: str) -> No
     expect(page.locator("#play-btn")).to_be_enabled()
     page.locator("input[name=daily-table][value=british]").check()
     expect(page.locator("#play-btn")).to_be_disabled()
-    for _ in range(500):  # the page asks right after it turns Play off
-        if held:
-            break
-        page.wait_for_timeout(10)
+    wait_held(page, held, "the British day")  # asked right after Play turns off
     assert len(held) == 1
     held[0].continue_()
     expect(page.locator("#play-btn")).to_be_enabled()

@@ -32,7 +32,7 @@ from playwright.sync_api import APIResponse, Page, Route, WebSocketRoute, expect
 
 from .a11y import assert_no_axe_violations, assert_tap_targets, check_screen
 from .conftest import ConsoleGuard, NewPage
-from .helpers import cell, grid_cards, start_deal, wait_placed
+from .helpers import cell, grid_cards, start_deal, wait_held, wait_placed
 from .online_helpers import create_table_api, ensure_player
 from .online_helpers import player_id as online_player
 
@@ -357,11 +357,7 @@ def test_recovery_file_restores_the_record_elsewhere(
     d.route("**/api/devices", hold)
     open_devices(d)
     d.locator("#dv-sign-out-this").click()
-    for _ in range(250):
-        if held:
-            break
-        d.wait_for_timeout(20)
-    assert held, "the device list was never asked for"
+    wait_held(d, held, "the device list")
     expect(d.locator("#dv-sign-out-confirm")).to_be_hidden()
     held[0].continue_()
     d.unroute("**/api/devices", hold)
@@ -553,11 +549,7 @@ def test_a_list_asked_before_the_code_was_made_leaves_the_code(new_page: NewPage
     page.route("**/api/devices", hold_first)
     page.locator("#settings-open").click()
     expect(page.locator("#dv-share-btn")).to_be_visible()
-    for _ in range(200):  # the dialog asks for the list as it opens
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the dialog did not ask for the device list"
+    wait_held(page, held, "the dialog's device list")  # asked as the dialog opens
     code = show_code(page)  # made while the list is held
     route, stale = held[0]
     route.fulfill(response=stale)
