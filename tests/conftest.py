@@ -96,21 +96,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: _rank(item.nodeid))  # stable: the rest keep their order
 
 
-UNTRACED_DIRS = ("tests/research/",)
-"""Folders whose tests all run untraced: the research scripts' tests (research/ is outside
-coverage's source, and the engine searches they drive, seconds of CPU each, are covered by
-tests/poker_squares)."""
-
-
 @pytest.fixture(autouse=True)
 def _untraced(request: pytest.FixtureRequest) -> Iterator[None]:
     """Pauses coverage's tracer during a test marked `untraced`: a CPU-bound check (millions of
     hands, hundreds of random games) of code that other tests already cover runs three to four
     times slower traced, and adds no line to the report (docs/checks.md)."""
-    marked = request.node.get_closest_marker("untraced") or request.node.nodeid.startswith(
-        UNTRACED_DIRS
-    )
-    cov = coverage.Coverage.current() if marked else None
+    cov = coverage.Coverage.current() if request.node.get_closest_marker("untraced") else None
     if cov is None:
         yield
         return
