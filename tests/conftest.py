@@ -12,11 +12,15 @@ pytest 9, which keeps node ids in `_id`: the scheduler below groups by node id i
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import coverage
 import pytest
+from hypothesis import HealthCheck, core, settings
+
+from tests.support import tiers
 
 pytest_plugins = ["tests.support.api_fixtures"]
 
@@ -91,25 +95,100 @@ def _rank(nodeid: str) -> int:
     return next((i for i, prefix in enumerate(FIRST) if nodeid.startswith(prefix)), len(FIRST))
 
 
+# Hypothesis: one profile per tier; no test sets its own example count, and nothing is
+# derandomised: the run seed (below) chooses the examples, so runs add up to more inputs.
+settings.register_profile(
+    "fast", max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "deep", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--tier",
+        choices=tiers.TIERS,
+        default=os.environ.get("CARDTABLE_TIER", "fast"),
+        help="fast: make test; deep: every test and variant; slice: the seed's part of the "
+        "deep-only tests (docs/checks.md)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    seed = tiers.run_seed()
+    tier = config.getoption("tier")
+    config.stash[SEED] = seed
+    settings.load_profile("fast" if tier == "fast" else "deep")
+    if config.getoption("hypothesis_seed", None) is None:
+        core.global_force_seed = seed  # type: ignore[attr-defined]
+
+
+SEED = pytest.StashKey[int]()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    tier = config.getoption("tier")
+    seed = config.stash[SEED]
+    return f"cardtable: tier {tier}, run seed {seed} (again: {tiers.reproduce(seed, tier)})"
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    # Also at the end: `-q` (addopts) leaves the header out.
+    terminalreporter.write_line(pytest_report_header(config))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.failed:
+        seed = item.config.stash[SEED]
+        again = tiers.reproduce(seed, item.config.getoption("tier"))
+        report.sections.append(("cardtable run seed", f"run seed {seed}: {again}"))
+    return report
+
+
+@pytest.fixture
+def sample(request: pytest.FixtureRequest) -> tiers.Sample:
+    """The run seed and tier, for a test that samples (a scan's subset, a crash's kill
+    points): a part chosen by the seed in the fast tier, all of it in the deep tier."""
+    config = request.config
+    return tiers.Sample(
+        "fast" if config.getoption("tier") == "fast" else "deep", config.stash[SEED]
+    )
+
+
 @pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture scope
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # A test named on the command line by its node id runs whatever its tier.
+    named = any("::" in arg for arg in config.args)
+    if not named:
+        kept, dropped = tiers.select(items, config.getoption("tier"), config.stash[SEED])
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
     items.sort(key=lambda item: _rank(item.nodeid))  # stable: the rest keep their order
 
 
 @pytest.fixture(autouse=True)
 def _untraced(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Pauses coverage's tracer during a test marked `untraced`: a CPU-bound check (millions of
-    hands, hundreds of random games) of code that other tests already cover runs three to four
-    times slower traced, and adds no line to the report (docs/checks.md)."""
-    cov = coverage.Coverage.current() if request.node.get_closest_marker("untraced") else None
-    if cov is None:
+    """Pauses coverage's tracer in the test's own thread during a test marked `untraced`: a
+    CPU-bound check (millions of hands, hundreds of random games) of code that other tests
+    already cover runs three to four times slower traced, and adds no line to the report
+    (docs/checks.md). Only this thread: `Coverage.stop()` would stop the tracer of every
+    thread, and `start()` restarts it only in this one, so servers and pools already running
+    would go untraced for the rest of the worker. Coverage's C tracer reinstalls itself when
+    it is set back with `sys.settrace`."""
+    tracer = sys.gettrace()
+    if tracer is None or not request.node.get_closest_marker("untraced"):
         yield
         return
-    cov.stop()
+    assert coverage.Coverage.current() is not None
+    sys.settrace(None)
     try:
         yield
     finally:
-        cov.start()
+        sys.settrace(tracer)
 
 
 @pytest.fixture(autouse=True, scope="session")

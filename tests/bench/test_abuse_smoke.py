@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -28,6 +30,7 @@ def group_members(pgid: int) -> list[int]:
     return out
 
 
+@pytest.mark.deep  # the benchmark's own smoke test: bench/ is not the product
 def test_abuse_prints_a_row_per_attack_with_figures(tmp_path: Path) -> None:
     rows_file = tmp_path / "rows.json"
     cmd = [sys.executable, "-m", "bench.abuse", "--seconds", "2", "--scale", "0.01",

@@ -32,6 +32,7 @@ def turn_line(s: State, strength: str, seed: int) -> list[str]:
 
 
 @pytest.mark.untraced
+@pytest.mark.variants("strength", "preset")
 @pytest.mark.parametrize("strength", STRENGTHS)
 @pytest.mark.parametrize("preset", ["standard", "draw-last", "simple"])
 def test_choice_unchanged_when_hidden_cards_are_reshuffled(strength: str, preset: str) -> None:

@@ -12,7 +12,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable.kings_corner import (
@@ -79,7 +79,6 @@ def check_invariants(s: State, rng: random.Random) -> None:
 
 
 @pytest.mark.untraced
-@settings(max_examples=120, deadline=None)
 @given(
     rules=rules_st,
     players=st.integers(2, 4),
@@ -115,7 +114,6 @@ def test_random_games(rules: Rules, players: int, seed: int, pseed: int, end_cha
 
 
 @pytest.mark.untraced
-@settings(max_examples=30, deadline=None)
 @given(rules=rules_st, players=st.integers(2, 4), seed=st.integers(0, 2**32))
 def test_legal_moves_are_exactly_the_accepted_moves(rules: Rules, players: int, seed: int) -> None:
     """Along a random game, `legal_moves` equals the set of well-formed moves `play`

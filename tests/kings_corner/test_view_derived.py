@@ -9,7 +9,7 @@ import json
 import random
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable.kings_corner import (
@@ -121,7 +121,6 @@ def test_refusals_only_for_the_seat_to_play() -> None:
     assert view(run(s, "8S>N", "4D>E"), 0)["refusals"] == {}  # the round is over
 
 
-@settings(max_examples=40, deadline=None)
 @given(rules=rules_st, players=st.integers(2, 4), seed=st.integers(0, 2**32))
 def test_every_pair_is_legal_or_refused_never_both(rules: Rules, players: int, seed: int) -> None:
     """Along random games: for every hand card and pile, and every non-empty centre pile and

@@ -33,7 +33,9 @@ class Cluster:
         return self.a.output() + (self.b.output() if self.b is not self.a else "")
 
 
-@pytest.fixture(scope="package", params=["processes", "workers"])
+@pytest.fixture(
+    scope="package", params=["processes", pytest.param("workers", marks=pytest.mark.deep)]
+)
 def cluster(
     request: pytest.FixtureRequest, postgres_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Cluster]:

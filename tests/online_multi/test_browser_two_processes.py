@@ -37,6 +37,7 @@ def guard() -> Iterator[ConsoleGuard]:
 
 # Two processes only: the API tests (test_two_processes.py) run against two workers too.
 @pytest.mark.parametrize("cluster", ["processes"], indirect=True)
+@pytest.mark.deep  # the fast tier: test_two_processes.py (API and live channel across processes)
 def test_a_round_with_the_devices_on_two_processes(
     browser: Browser, cluster: Cluster, guard: ConsoleGuard
 ) -> None:

@@ -19,7 +19,7 @@ def test_bench_plays_a_three_deal_file(tmp_path: Path, capsys: pytest.CaptureFix
     assert len(lines) == 3 and all(len(line.split()) == 26 for line in lines)
     capsys.readouterr()
     status = main(
-        ["bench", "poker-squares", "--table", "british", "--deals", str(deals), "--budget", "3"]
+        ["bench", "poker-squares", "--table", "british", "--deals", str(deals), "--budget", "1"]
     )
     assert status == 0
     out = capsys.readouterr().out.splitlines()

@@ -5,7 +5,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable.cards import DECK, Card
@@ -239,7 +239,6 @@ def games_in_play(draw: st.DrawFn) -> Game:
     return game
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(["american", "british"]), st.randoms())
 def test_any_25_placements_finish_the_deal(seed: int, table: str, rnd: random.Random) -> None:
     game = deal(table, seed)
@@ -253,14 +252,12 @@ def test_any_25_placements_finish_the_deal(seed: int, table: str, rnd: random.Ra
     assert sorted(c.index for c in game.cells if c) == sorted(c.index for c in game.cards)
 
 
-@settings(max_examples=80, deadline=None)
 @given(games_in_play())
 def test_save_and_load_round_trip(game: Game) -> None:
     loaded = Game.from_dict(json.loads(json.dumps(game.to_dict())))
     assert loaded == game and view(loaded) == view(game)
 
 
-@settings(max_examples=80, deadline=None)
 @given(games_in_play(), st.randoms())
 def test_the_view_does_not_depend_on_the_hidden_order(game: Game, rnd: random.Random) -> None:
     """Reordering the cards still to come (or swapping in other unseen cards) leaves the view

@@ -15,7 +15,7 @@ def cards(text: str) -> list[Card]:
     return [Card.parse(t) for t in text.split()]
 
 
-@pytest.mark.slow
+@pytest.mark.deep
 @pytest.mark.untraced
 def test_all_2598960_hands_give_the_textbook_counts() -> None:
     counts = Counter(classify(hand) for hand in combinations(DECK, 5))

@@ -60,6 +60,7 @@ def _played(game: Game, moves: int, seed: int) -> Game:
 
 
 @pytest.mark.untraced
+@pytest.mark.variants("table")
 @pytest.mark.parametrize("table", ["american", "british"])
 def test_hint_names_an_empty_cell_at_every_stage(table: str) -> None:
     for seed in range(3):

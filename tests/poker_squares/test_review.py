@@ -19,6 +19,7 @@ def engine_deal(table: str, seed: int, budget: int = FAST) -> ps.Game:
     return game
 
 
+@pytest.mark.variants("table")
 @pytest.mark.parametrize("table", ["american", "british"])
 def test_the_engines_own_deal_loses_nothing_and_scores_par(table: str) -> None:
     game = engine_deal(table, 11)

@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable.cards import Card
@@ -78,7 +78,6 @@ def test_a_full_line_wants_nothing() -> None:
     assert f["rows_0"] == 3 and f["rows_1"] == 1
 
 
-@settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**31), st.integers(1, 24))
 def test_features_read_only_counts(seed: int, n: int) -> None:
     """The same grid and card give the same features whatever the order of the unseen cards,

@@ -25,6 +25,7 @@ from cardtable.server.games.kc_table import Table
 from tests.server.kc_driver import simple_person
 from tests.support.postgres import fresh_schema
 from tests.support.serve_process import ServeProcess
+from tests.support.tiers import Sample
 
 THREADS = 4
 MAX_REQUESTS = 300  # per thread
@@ -187,21 +188,23 @@ def check_every_game_loads(settings: Settings) -> None:
         store.close()
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_sigkill_mid_load_loses_no_acknowledged_move_on_sqlite(tmp_path: Path, seed: int) -> None:
-    crash_and_recover(tmp_path, None, seed)
-
-
-def test_sigkill_mid_load_loses_no_acknowledged_move_on_postgresql(
-    tmp_path: Path, postgres_url: str
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_sigkill_mid_load_loses_no_acknowledged_move(
+    tmp_path: Path, store: str, sample: Sample, request: pytest.FixtureRequest
 ) -> None:
-    with fresh_schema(postgres_url) as url:
-        crash_and_recover(tmp_path, url, 3)
+    """The kill point comes from the run seed: each run kills at another moment."""
+    seed = sample.rng("crash").randrange(10**6)
+    if store == "sqlite":
+        crash_and_recover(tmp_path, None, seed)
+        return
+    with fresh_schema(request.getfixturevalue("postgres_url")) as url:
+        crash_and_recover(tmp_path, url, seed)
 
 
+@pytest.mark.deep  # the workers cluster; the fast tier kills a one-process server
 def test_sigkill_of_two_workers_mid_load_loses_no_acknowledged_move(
-    tmp_path: Path, postgres_url: str
+    tmp_path: Path, postgres_url: str, sample: Sample
 ) -> None:
     """`cardtable serve --workers 2`, the supervisor and both workers killed at once."""
     with fresh_schema(postgres_url) as url:
-        crash_and_recover(tmp_path, url, 4, workers=2)
+        crash_and_recover(tmp_path, url, sample.rng("crash-workers").randrange(10**6), workers=2)

@@ -21,6 +21,7 @@ from cardtable.server.devices.store import DeviceStore
 from cardtable.server.games.kc_table import Table
 from tests.server.helpers import Api
 from tests.server.kc_driver import simple_person
+from tests.support.tiers import Sample
 
 from .test_headers import site_paths
 
@@ -178,12 +179,13 @@ def play_poker_squares(scanner: Scanner, rng: random.Random, table: str) -> dict
     return game
 
 
-def test_poker_squares_games_never_show_coming_cards(client: TestClient) -> None:
-    rng = random.Random(9)
+def test_poker_squares_games_never_show_coming_cards(client: TestClient, sample: Sample) -> None:
+    rng = sample.rng("ps-scan")
+    games = sample.size(fast=5, deep=PS_GAMES)
     scanner = Scanner.new_player(client)
     assert isinstance(scanner, Scanner)
     finished = None
-    for i in range(PS_GAMES):
+    for i in range(games):
         if finished is not None and i % 5 == 4:
             scanner.ps_new(replay_of=finished["id"])
         end = play_poker_squares(scanner, rng, "american" if i % 2 else "british")
@@ -196,14 +198,16 @@ def test_poker_squares_games_never_show_coming_cards(client: TestClient) -> None
     for i in range(10):
         game = scanner.ps(game, "moves", row=i // 5, col=i % 5)
     check_static(client, scanner)
-    assert scanner.checked >= PS_GAMES * 25
+    assert scanner.checked >= games * 25
 
 
-def test_kings_corner_matches_never_show_hidden_cards(client: TestClient) -> None:
-    rng = random.Random(11)
+def test_kings_corner_matches_never_show_hidden_cards(client: TestClient, sample: Sample) -> None:
+    rng = sample.rng("kc-scan")
+    # The fast tier: three of the seat mixes, chosen by the run seed; the deep tier all.
+    mixes = sample.pick(SEAT_MIXES[:KC_MATCHES], fast=3, salt="kc-mixes")
     scanner = Scanner.new_player(client)
     assert isinstance(scanner, Scanner)
-    for seats, rules, rounds in SEAT_MIXES[:KC_MATCHES]:
+    for seats, rules, rounds in mixes:
         body = [
             {"kind": "human"} if s == "human" else {"kind": "computer", "strength": s}
             for s in seats
@@ -214,7 +218,7 @@ def test_kings_corner_matches_never_show_hidden_cards(client: TestClient) -> Non
     game = scanner.kc_new(seats=[{"kind": "human"}, {"kind": "human"}])
     scanner.game = ("kc", game["id"])
     check_static(client, scanner)
-    assert scanner.checked >= KC_MATCHES * 20
+    assert scanner.checked >= len(mixes) * 20
 
 
 def play_kings_corner(scanner: Scanner, game: dict[str, Any], rng: random.Random) -> None:
@@ -258,10 +262,12 @@ def check_static(client: TestClient, scanner: Scanner) -> None:
             assert len(quoted) < 4, (path, sorted(quoted))
 
 
-def test_a_second_device_of_the_record_sees_only_what_its_player_may(client: TestClient) -> None:
+def test_a_second_device_of_the_record_sees_only_what_its_player_may(
+    client: TestClient, sample: Sample
+) -> None:
     """A device made by a transfer code plays the record's match and deal to the end; every
     answer, and every answer of the device endpoints on both devices, is scanned."""
-    rng = random.Random(13)
+    rng = sample.rng("second-device")
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
     runtime.stored_limits["transfer"] = None  # more codes than a person makes
     owner = Scanner.new_player(client)

@@ -100,12 +100,12 @@ def fuzz(case: Any, world: dict[str, Any]) -> None:
 
 
 @schema.parametrize()
-@settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))
 def test_no_input_breaks_the_api(case: Any, on_sqlite: dict[str, Any]) -> None:
     fuzz(case, on_sqlite)
 
 
 @schema.parametrize()
-@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))
 def test_no_input_breaks_the_api_on_postgresql(case: Any, on_postgres: dict[str, Any]) -> None:
     fuzz(case, on_postgres)

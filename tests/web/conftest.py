@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Locator,
+    Page,
+    expect,
+)
+from playwright.sync_api import Error as PlaywrightError
 
 from cardtable.server import Settings, create_app
 from tests.support.live_server import live_server as serve
@@ -108,42 +116,151 @@ def console_guard() -> Iterator[ConsoleGuard]:
     assert not guard.errors, "JavaScript errors:\n" + "\n".join(guard.errors)
 
 
+BLANK = "/__test-blank__"
+"""A page of the site's origin that never reaches the server (answered by a route), where a
+kept context's storage is cleared between tests."""
+
+
+class ContextPool:
+    """Browser contexts kept for the whole worker, one per (phone, locale), so that a test does
+    not pay for a new context and a cold first load of the site's modules (0.8-1.3 s and
+    2.5-7 s under the suite's load; versioned assets are cached as immutable). Between tests a
+    kept context loses its pages, cookies, local storage, permissions and routes: what a test
+    leaves behind does not reach the next. A test about a first visit, an init script or
+    closing a context asks `new_page(..., fresh=True)` (or passes any other context option)."""
+
+    def __init__(self, browser: Browser, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.kept: dict[tuple[bool, str], BrowserContext] = {}
+
+    def new(self, phone: bool, locale: str, **options: Any) -> BrowserContext:
+        args = {**(PHONE if phone else DESKTOP), "base_url": self.base_url, "locale": locale}
+        return self.browser.new_context(**args, **options)
+
+    def take(self, phone: bool, locale: str) -> BrowserContext:
+        key = (phone, locale)
+        if key not in self.kept:
+            self.kept[key] = self.new(phone, locale)
+        return self.kept[key]
+
+    def clean(self, key: tuple[bool, str]) -> None:
+        context = self.kept[key]
+        try:
+            for open_page in context.pages:
+                open_page.close()
+            context.unroute_all(behavior="ignoreErrors")
+            context.clear_cookies()
+            context.clear_permissions()
+            blank = context.new_page()
+            blank.route(
+                f"**{BLANK}", lambda route: route.fulfill(body="<!doctype html><title>-</title>")
+            )
+            blank.goto(BLANK)
+            blank.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+            blank.close()
+            context.unroute_all(behavior="ignoreErrors")
+        except PlaywrightError:  # the test closed it: the next test gets a new one
+            del self.kept[key]
+
+
+@pytest.fixture(scope="session")
+def context_pool(browser: Browser, live_url: str) -> Iterator[ContextPool]:
+    pool = ContextPool(browser, live_url)
+    yield pool
+    for context in pool.kept.values():
+        context.close()
+
+
+class Lease:
+    """The contexts one test uses: the kept one of each (phone, locale) once, then fresh ones
+    (two devices of one person are two contexts: two local storages)."""
+
+    def __init__(self, pool: ContextPool) -> None:
+        self.pool = pool
+        self.taken: list[tuple[bool, str]] = []
+        self.fresh: list[BrowserContext] = []
+
+    def context(self, phone: bool, locale: str, fresh: bool, **options: Any) -> BrowserContext:
+        key = (phone, locale)
+        if fresh or options or key in self.taken:
+            context = self.pool.new(phone, locale, **options)
+            self.fresh.append(context)
+            return context
+        self.taken.append(key)
+        return self.pool.take(phone, locale)
+
+    def release(self) -> None:
+        for context in self.fresh:
+            context.close()
+        for key in self.taken:
+            self.pool.clean(key)
+
+
 @pytest.fixture
-def page(page: Page, console_guard: ConsoleGuard) -> Page:
-    return console_guard.watch(page)
+def lease(context_pool: ContextPool) -> Iterator[Lease]:
+    held = Lease(context_pool)
+    yield held
+    held.release()
+
+
+@pytest.fixture
+def page(lease: Lease, console_guard: ConsoleGuard) -> Page:
+    """A page in the worker's kept desktop English context (see ContextPool)."""
+    return console_guard.watch(lease.context(False, "en-US", fresh=False).new_page())
 
 
 NewPage = Callable[..., Page]
 
 
 @pytest.fixture
-def new_page(browser: Browser, live_url: str, console_guard: ConsoleGuard) -> Iterator[NewPage]:
-    """Open a page in a fresh context: `new_page(phone=True, locale="ja-JP", init_script=...)`."""
-    contexts: list[BrowserContext] = []
+def new_page(lease: Lease, console_guard: ConsoleGuard) -> NewPage:
+    """Open a page: `new_page(phone=True, locale="ja-JP")` in the worker's kept context for that
+    size and language (a second call for the same ones gets a new context: another device);
+    `fresh=True`, an `init_script` or any other context option gets a new context."""
 
     def make(
         *,
         phone: bool = False,
         locale: str = "en-US",
         init_script: str | None = None,
+        fresh: bool = False,
         **options: Any,
     ) -> Page:
-        args = {**(PHONE if phone else DESKTOP), "base_url": live_url, "locale": locale, **options}
-        context = browser.new_context(**args)
-        contexts.append(context)
+        context = lease.context(phone, locale, fresh or init_script is not None, **options)
         if init_script:
             context.add_init_script(init_script)
         return console_guard.watch(context.new_page())
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make
 
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+TAKE_SCREENSHOTS = os.environ.get("CARDTABLE_SCREENSHOTS") == "1"
+"""Screenshots are taken only under `make screenshots` (which sets this): no test compares
+them, and a full phone page (some 20,000 px tall) costs seconds to draw and encode. Elsewhere
+`screenshot()` returns at once without drawing; the test's assertions run the same."""
 
 
 @pytest.fixture(scope="session")
 def screenshot_dir() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _screenshots_only_when_asked() -> Iterator[None]:
+    if TAKE_SCREENSHOTS:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        for cls in (Page, Locator):
+            patch.setattr(cls, "screenshot", lambda *_args, **_kwargs: b"")
+        yield
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks the tests that take screenshots (`make screenshots` runs them)."""
+    for item in items:
+        if "screenshot_dir" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.screenshots)

@@ -92,3 +92,33 @@ def assert_total_matches_engine(page: Page, table: str) -> int:
 
 def shot(page: Page, directory: Path, name: str, *, full_page: bool = False) -> None:
     page.screenshot(path=str(directory / f"{name}.png"), full_page=full_page, animations="disabled")
+
+
+def place_by_api(page: Page, placements: int | None = None) -> None:
+    """Places the current deal's next `placements` cards (None: all but the last) through the
+    API as the page's player (first empty cell, row by row), then reloads the page onto the
+    deal as the server keeps it: a test about the end of a deal clicks only what it is about,
+    not 24 placements before it."""
+    pid = page.evaluate("() => localStorage.getItem('cardtable.player')")
+    headers = {"X-Player-Id": pid, "Content-Type": "application/json"}
+    answer = page.request.get("/api/continue", headers=headers)
+    assert answer.ok, answer.text()
+    game = answer.json()["poker_squares"]
+    assert game is not None, "no deal to continue"
+    cells = [code for row in game["view"]["grid"] for code in row]
+    empty = [i for i, code in enumerate(cells) if code is None]
+    if placements is None:
+        placements = len(empty) - 1
+    assert placements < len(empty), (
+        "the last placement is the test's own (a finished deal is not resumed)"
+    )
+    for index in empty[:placements]:
+        body = {"version": game["version"], "row": index // 5, "col": index % 5}
+        moved = page.request.post(
+            f"/api/poker-squares/games/{game['id']}/moves", data=body, headers=headers
+        )
+        assert moved.ok, moved.text()
+        game = moved.json()
+    page.reload()
+    expect(page.locator("#play")).to_be_visible()
+    wait_placed(page, 25 - len(empty) + placements)

@@ -141,7 +141,7 @@ def test_the_steps_fade_only_without_reduced_motion(new_page: NewPage, motion: s
 @pytest.mark.parametrize("game", ["kc", "ps"])
 def test_first_visit_weight(new_page: NewPage, game: str) -> None:
     """Everything a first visit downloads (no cache) before the reader scrolls."""
-    page = new_page(phone=True)
+    page = new_page(phone=True, fresh=True)
     sizes: dict[str, int] = {}
     page.on("requestfinished", lambda r: sizes.__setitem__(r.url, r.sizes()["responseBodySize"]))
     page.goto(PAGES[game])

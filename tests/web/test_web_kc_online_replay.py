@@ -94,6 +94,7 @@ def check_replay(
         assert shown == hand
 
 
+@pytest.mark.variants("rounds")  # the last round of three, or a one-round match
 @pytest.mark.parametrize(
     ("lang", "phone", "rounds"),
     [("en", False, 3), ("ja", True, 1), ("en", True, 1), ("ja", False, 3)],

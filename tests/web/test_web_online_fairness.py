@@ -67,6 +67,8 @@ def recheck(page: Page, field: str, value: str) -> None:
     page.locator("#verify-btn").click()
 
 
+@pytest.mark.deep  # the fast tier: tests/server/online/test_fairness.py (commitment and reveal)
+# and test_web_fairness.py (the verify page)
 def test_an_online_round_verifies_from_its_end_panel(
     browser: Browser, online_url: str, console_guard: ConsoleGuard
 ) -> None:

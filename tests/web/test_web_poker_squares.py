@@ -13,6 +13,7 @@ from tests.web.helpers import (
     assert_total_matches_engine,
     cell,
     grid_cards,
+    place_by_api,
     start_deal,
     wait_placed,
 )
@@ -249,18 +250,14 @@ def test_line_score_highlights_and_names_the_hand(page: Page) -> None:
 
 def test_replay_is_practice_and_best_scores(page: Page) -> None:
     start_deal(page, table="american", target="easy")
-    for n in range(25):
-        page.locator(".cell.empty").first.click()
-        wait_placed(page, n + 1)
+    play_to_the_end(page)
     total = int(page.locator("#end-total").get_attribute("data-total") or -1)
     expect(page.locator(".best-table .best-unassisted")).to_have_text(str(total))
     first_cards = grid_cards(page)
     page.locator("#replay-btn").click()
     expect(page.locator("#practice-marker")).to_be_visible()
     expect(page.locator("#replay-marker")).to_be_visible()
-    for n in range(25):
-        page.locator(".cell.empty").first.click()
-        wait_placed(page, n + 1)
+    play_to_the_end(page)
     # The same deal in the same cells gives the same grid and total, counted as practice.
     assert grid_cards(page) == first_cards
     expect(page.locator(".best-table .best-practice")).to_have_text(str(total))
@@ -317,7 +314,7 @@ def test_reduced_motion_is_honoured(new_page: NewPage) -> None:
 def test_time_to_interactive_grid(new_page: NewPage, screenshot_dir: Path) -> None:
     """Measures (and prints) the time from navigation to the setup screen, and from the Deal
     press to a focused, interactive grid, on loopback; a returning player is back at once."""
-    page = new_page()
+    page = new_page(fresh=True)  # a first visit: nothing cached
     page.goto(PS)
     page.locator("#deal-btn").click()
     expect(page.locator(cell(page, 0, 0))).to_be_focused()
@@ -361,10 +358,12 @@ def test_two_tabs_stale_version_shows_the_latest_state(
     assert grid_cards(page) == grid_cards(other)
 
 
-def play_to_the_end(page: Page, start: int = 0) -> None:
-    for n in range(start, 25):
-        page.locator(".cell.empty").first.click()
-        wait_placed(page, n + 1)
+def play_to_the_end(page: Page) -> None:
+    """All but the last card through the API (first empty cell each), the last by a click."""
+    expect(page.locator("#current-card[data-card]")).to_have_count(1)  # a deal is shown
+    place_by_api(page)
+    page.locator(".cell.empty").first.click()
+    wait_placed(page, 25)
     expect(page.locator("#end")).to_be_visible()
 
 

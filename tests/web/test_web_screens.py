@@ -13,7 +13,13 @@ from playwright.sync_api import expect
 
 from tests.web.a11y import check_screen
 from tests.web.conftest import NewPage
-from tests.web.helpers import assert_total_matches_engine, shot, start_deal, wait_placed
+from tests.web.helpers import (
+    assert_total_matches_engine,
+    place_by_api,
+    shot,
+    start_deal,
+    wait_placed,
+)
 
 SIZES = ["desktop", "phone"]
 LANGS = {"en": "en-US", "ja": "ja-JP"}
@@ -46,9 +52,9 @@ def test_screenshots(new_page: NewPage, screenshot_dir: Path, size: str, lang: s
     expect(page.locator("#setup")).to_be_visible()
     look("ps-setup")
     start_deal(page)
-    for n in range(11):
-        page.locator(".cell.empty").first.click()
-        wait_placed(page, n + 1)
+    page.locator(".cell.empty").first.click()
+    wait_placed(page, 1)
+    place_by_api(page, 10)
     page.locator(".score[data-line='0']").click()
     expect(page.locator(".cell.in-line")).to_have_count(5)
     look("ps-progress")
@@ -63,9 +69,9 @@ def test_screenshots(new_page: NewPage, screenshot_dir: Path, size: str, lang: s
     look("ps-paused")
     page.locator("#pause-btn").click()
     expect(page.locator("#pause-overlay")).to_be_hidden()
-    for n in range(11, 25):
-        page.locator(".cell.empty").first.click()
-        wait_placed(page, n + 1)
+    place_by_api(page, 13)
+    page.locator(".cell.empty").first.click()
+    wait_placed(page, 25)
     assert_total_matches_engine(page, "american")
     page.evaluate("() => window.scrollTo(0, 0)")
     look("ps-end")

@@ -172,6 +172,7 @@ def first_line(stream: IO[str], timeout: float) -> str | None:
     return lines[0].strip() if lines else None
 
 
+@pytest.mark.deep  # a timing bound: the fast tier has no such test (bench.abuse measures it)
 @pytest.mark.untraced  # the measuring process is not slowed by the tracer
 def test_a_hint_flood_leaves_other_players_moves_fast(tmp_path: Path) -> None:
     """One player floods hints (three connections on their current deal, 48 requests/s in

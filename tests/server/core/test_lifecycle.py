@@ -84,6 +84,7 @@ def hint(base: str) -> None:
         assert answer.status_code == 200, answer.text
 
 
+@pytest.mark.variants("how")
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL"])
 def test_no_process_of_the_server_remains_after_a_stop(tmp_path: Path, how: str) -> None:
     server = ServeProcess(tmp_path / "data", tmp_path / "serve.log")
@@ -148,6 +149,7 @@ def test_the_last_app_to_stop_stops_the_search_pool(
         assert client.app.state.runtime.admission.run(os.getpid) not in workers  # type: ignore[attr-defined]
 
 
+@pytest.mark.variants("how")
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
 def test_no_worker_remains_after_the_supervisor_stops(
     tmp_path: Path, postgres_url: str, how: str

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable import kings_corner as kc
@@ -352,7 +352,6 @@ def test_damaged_rooms_do_not_load() -> None:
             Room.from_dict(bad, 3)
 
 
-@settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**40), st.lists(st.integers(0, 12), min_size=1, max_size=60))
 def test_any_sequence_of_changes_keeps_the_room_loadable(seed: int, script: list[int]) -> None:
     """Random presence changes, moves, time and the host's actions on an absent seat (the

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable import kings_corner as kc
@@ -89,7 +89,6 @@ def _parts(room: Room, rng: random.Random) -> Iterator[tuple[type[Any], dict[str
 
 
 @pytest.mark.untraced
-@settings(max_examples=10, deadline=None)
 @given(
     seed=st.integers(0, 2**31),
     players=st.integers(2, 4),

@@ -74,6 +74,7 @@ def test_a_deal_in_progress_is_never_reviewed(api: Api, other: Api) -> None:
     assert api.get(f"{PS}/no-such-game", status=404)["code"] == "not_found"
 
 
+@pytest.mark.variants("table")
 @pytest.mark.parametrize("table", ["american", "british"])
 def test_review_is_computed_stored_and_shown_again(api: Api, table: str) -> None:
     game = finished_deal(api, table=table)
