@@ -86,7 +86,7 @@ screenshots: $(STAMP) system-packages
 	$(BIN)/python -m tools.screenshots
 
 # The how-to-play pages' figures, drawn from engine positions by the game screens' code in
-# headless Chromium (tools/figures; tests/web/test_figures.py fails when they are out of date).
+# headless Chromium (tools/figures; tests/web/site/test_figures.py fails when they are out of date).
 figures: $(STAMP)
 	$(BIN)/python -m tools.figures
 

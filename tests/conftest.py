@@ -29,30 +29,32 @@ pytest_plugins = ["tests.support.api_fixtures"]
 os.environ["CARDTABLE_CHECK_VIEWS"] = "1"
 
 FIRST = (
-    # Prefixes of node ids, by their longest test, longest first (`--durations` of
-    # 2026-12-01, docs/checks.md). The cluster's group comes first anyway (xdist hands out
-    # the units with the most tests first).
+    # Prefixes of node ids, by their longest test in the fast tier, longest first
+    # (`--durations` of 2026-12-03, docs/checks.md). The cluster's group comes first anyway
+    # (xdist hands out the units with the most tests first).
     "tests/online_multi/",
+    "tests/web/devices/test_devices.py",
+    "tests/web/kings_corner/test_kings_corner.py",
+    "tests/web/kings_corner/test_screens.py",
+    "tests/web/online/test_replay.py",
+    "tests/web/online/test_online.py",
+    "tests/server/review/test_admitted.py",
+    "tests/web/online/test_layout.py",
+    "tests/web/daily/test_daily.py",
+    "tests/web/review/test_review.py",
+    "tests/server/core/test_store_down.py",
+    "tests/reliability/test_hidden_scan.py",
+    "tests/server/online/test_live_bounds.py",
+    "tests/server/core/test_connections.py",
+    "tests/reliability/test_crash.py",
+    "tests/server/online/test_replay.py",
+    "tests/web/poker_squares/test_screens.py",
+    "tests/server/daily/test_fairplay.py",
+    "tests/server/online/test_api.py",
+    "tests/server/core/test_lifecycle.py",
     "tests/kings_corner/test_properties.py",
     "tests/poker_squares/test_hands.py",
-    "tests/reliability/test_hidden_scan.py",
     "tests/reliability/test_fuzz_stateful.py",
-    "tests/reliability/test_crash.py",
-    "tests/web/test_web_review.py",
-    "tests/web/test_web_kings_corner_screens.py",
-    "tests/server/core/test_admission.py",
-    "tests/web/test_web_screens.py",
-    "tests/web/test_web_kc_online.py",
-    "tests/web/test_web_devices.py",
-    "tests/kings_corner/test_cpu_behaviour.py",
-    "tests/poker_squares/test_bench_cmd.py",
-    "tests/web/test_web_kings_corner.py",
-    "tests/poker_squares/test_hint.py",
-    "tests/server/review/test_api.py",
-    "tests/poker_squares/test_review.py",
-    "tests/web/test_web_poker_squares.py",
-    "tests/server/core/test_connections.py",
-    "tests/server/core/test_retention.py",
 )
 """Tests run first, in this order; the others keep their collection order."""
 

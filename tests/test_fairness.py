@@ -24,7 +24,7 @@ ZERO = "00" * 32
 COUNT = bytes(range(32)).hex()
 SALT = bytes(range(16)).hex()
 
-# Known answers (also checked against fairness.js in tests/web/test_web_fairness.py).
+# Known answers (also checked against fairness.js in tests/web/fairness/test_verify.py).
 VECTORS = {
     ZERO: "2S JD 2C 6D TC AH 6C JS AS TH QS 2D TD 4D QD 4S 3D QH KH 5C KS 5S 6S 5H 7H AD JH 3S "
     "9H 9D KD JC 7C QC 8H 9S 3C KC 8C 7S 4C TS 9C 7D 2H 5D 8S 6H 4H 3H AC 8D",

@@ -34,15 +34,15 @@ class Picture:
 
 DOCS = {
     "kc-four-players-phone-en.jpg": Picture(
-        "four-players-phone-en.png", 390, 844, "test_web_kings_corner_layout.py"
+        "four-players-phone-en.png", 390, 844, "tests/web/kings_corner/test_layout.py"
     ),
-    "online-phone-en.jpg": Picture("online-phone-en.jpg", 390, 844, "test_web_kc_online_layout.py"),
-    "online-phone-ja.jpg": Picture("online-phone-ja.jpg", 390, 844, "test_web_kc_online_layout.py"),
+    "online-phone-en.jpg": Picture("online-phone-en.jpg", 390, 844, "tests/web/online/test_layout.py"),
+    "online-phone-ja.jpg": Picture("online-phone-ja.jpg", 390, 844, "tests/web/online/test_layout.py"),
     "online-story-host-en.jpg": Picture(
-        "online-story-host-en.png", 800, 554, "test_web_kc_online.py"
+        "online-story-host-en.png", 800, 554, "tests/web/online/test_online.py"
     ),
-    "review-ps-en-desktop.jpg": Picture("review-ps-en-desktop.png", 800, 820, "test_web_review.py"),
-    "review-kc-en-desktop.jpg": Picture("review-kc-en-desktop.png", 800, 695, "test_web_review.py"),
+    "review-ps-en-desktop.jpg": Picture("review-ps-en-desktop.png", 800, 820, "tests/web/review/test_review.py"),
+    "review-kc-en-desktop.jpg": Picture("review-kc-en-desktop.png", 800, 695, "tests/web/review/test_review.py"),
 }
 
 

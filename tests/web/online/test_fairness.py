@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from cardtable import fairness
 from cardtable.server.core.settings import WEB_DIR
 from tests.web.conftest import ConsoleGuard
+from tests.web.fairness.test_verify import shown
 from tests.web.online_helpers import (
     LIVE_TIMEOUT,
     api_get,
@@ -28,7 +29,6 @@ from tests.web.online_helpers import (
     wait_phase,
 )
 from tests.web.online_helpers import online_server as serve_online
-from tests.web.test_web_fairness import shown
 
 STRINGS = json.loads((WEB_DIR / "assets" / "i18n" / "fairness.en.json").read_text("utf-8"))
 
@@ -68,7 +68,7 @@ def recheck(page: Page, field: str, value: str) -> None:
 
 
 @pytest.mark.deep  # the fast tier: tests/server/online/test_fairness.py (commitment and reveal)
-# and test_web_fairness.py (the verify page)
+# and tests/web/fairness/test_verify.py (the verify page)
 def test_an_online_round_verifies_from_its_end_panel(
     browser: Browser, online_url: str, console_guard: ConsoleGuard
 ) -> None:

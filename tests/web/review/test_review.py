@@ -17,11 +17,10 @@ from playwright.sync_api import APIRequestContext, Page, Route, expect
 
 from cardtable.server.devices.players import player_key
 from cardtable.server.games.kc_table import Table
-
-from .a11y import check_screen
-from .conftest import ConsoleGuard, NewPage
-from .helpers import cell
-from .kc_helpers import play_turns, quick_seed, seeded_match, store_of
+from tests.web.a11y import check_screen
+from tests.web.conftest import ConsoleGuard, NewPage
+from tests.web.helpers import cell
+from tests.web.kc_helpers import play_turns, quick_seed, seeded_match, store_of
 
 REVIEW_TIMEOUT = 90_000  # ms: the review of one deal takes a few seconds of one core
 PILES = {"N", "E", "S", "W", "NE", "SE", "SW", "NW"}

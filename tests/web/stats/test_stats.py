@@ -14,9 +14,8 @@ from playwright.sync_api import Page, expect
 
 from tests.server.helpers import Api
 from tests.server.kc_driver import play_match
-
-from .a11y import check_screen
-from .conftest import NewPage
+from tests.web.a11y import check_screen
+from tests.web.conftest import NewPage
 
 
 def games_played(url: str) -> tuple[str, int]:

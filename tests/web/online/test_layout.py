@@ -43,6 +43,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.web.a11y import check_screen
 from tests.web.conftest import ConsoleGuard
+from tests.web.kings_corner.test_layout import assert_in_window, boxes, overlap
 from tests.web.online_helpers import (
     API,
     LIVE_TIMEOUT,
@@ -58,7 +59,6 @@ from tests.web.online_helpers import (
     wait_version,
 )
 from tests.web.online_helpers import online_server as serve_online
-from tests.web.test_web_kings_corner_layout import assert_in_window, boxes, overlap
 
 Device = Callable[..., Page]
 HAND = 12

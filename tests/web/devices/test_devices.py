@@ -30,14 +30,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import APIResponse, Page, Route, WebSocketRoute, expect
 
-from .a11y import assert_no_axe_violations, assert_tap_targets, check_screen
-from .conftest import ConsoleGuard, NewPage
-from .helpers import cell, grid_cards, start_deal, wait_held, wait_placed
-from .online_helpers import create_table_api, ensure_player
-from .online_helpers import player_id as online_player
+from tests.web.a11y import assert_no_axe_violations, assert_tap_targets, check_screen
+from tests.web.conftest import ConsoleGuard, NewPage
+from tests.web.helpers import cell, grid_cards, start_deal, wait_held, wait_placed
+from tests.web.online_helpers import create_table_api, ensure_player
+from tests.web.online_helpers import player_id as online_player
 
 PS = "/poker-squares.html"
-I18N = Path(__file__).resolve().parents[2] / "cardtable" / "web" / "assets" / "i18n"
+I18N = Path(__file__).resolve().parents[3] / "cardtable" / "web" / "assets" / "i18n"
 
 
 def place(page: Page, row: int, col: int, placed_after: int) -> None:

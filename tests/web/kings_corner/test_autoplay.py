@@ -1,6 +1,7 @@
 """One person against computers (issue 29, item 9): after End turn the computers' turns play on
 by themselves at the chosen pace, each step announced and logged, with no "Next player" to
-press (that step is kept for handing one device between people, test_web_kings_corner.py).
+press (that step is kept for handing one device between people,
+tests/web/kings_corner/test_kings_corner.py).
 And every hand card has one accessible name ("King of diamonds", not "K king of diamonds").
 In English and Japanese, at 390x844 and 1280x800, photographed and checked with axe-core."""
 
@@ -36,7 +37,7 @@ FOUR: tuple[Seat, ...] = (
     ("computer", "easy"),
 )
 LANGS = {"en": "en-US", "ja": "ja-JP"}
-BUNDLES = Path(__file__).resolve().parents[2] / "cardtable" / "web" / "assets" / "i18n"
+BUNDLES = Path(__file__).resolve().parents[3] / "cardtable" / "web" / "assets" / "i18n"
 FAST_DELAY_MS = 350  # main.js SPEEDS.fast: the wait before each computer step
 
 # Records the time of every new version the page shows (each computer step is one).

@@ -313,7 +313,7 @@ def test_reload_mid_turn_restores_the_board(page: Page, live_app: FastAPI) -> No
 
 
 @pytest.mark.deep  # totals: tests/kings_corner/test_rules_kc.py (KC-22); the match's end panel:
-# test_web_kings_corner_screens.py and test_web_kings_corner_a11y.py
+# tests/web/kings_corner/test_screens.py and tests/web/kings_corner/test_a11y.py
 def test_three_round_match_to_its_result(page: Page, live_app: FastAPI) -> None:
     rules = kc.Rules.preset("draw-last")
     # Seed 104 makes a short match with today's engine; any seed works, only slower.

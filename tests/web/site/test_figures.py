@@ -141,7 +141,7 @@ def test_captions_state_the_engines_numbers(pages: dict[str, str]) -> None:
 
 def test_no_words_in_the_render_page_bitmaps() -> None:
     """The render page hides every label the game screens write in words."""
-    css = (Path(__file__).resolve().parents[2] / "tools" / "figures" / "render.css").read_text()
+    css = (Path(__file__).resolve().parents[3] / "tools" / "figures" / "render.css").read_text()
     for part in (
         ".pile-tag",
         ".pile-empty",

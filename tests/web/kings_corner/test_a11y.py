@@ -1,6 +1,6 @@
 """The end of a 5-round, 4-player match at 1280x800: the results fit the window with their
 totals, the winner and New match, and the screen passes axe-core. (Every other state of the
-screen is checked with axe and for tap targets in test_web_kings_corner_screens.py, at both
+screen is checked with axe and for tap targets in tests/web/kings_corner/test_screens.py, at both
 sizes and in both languages, as it is photographed.)"""
 
 from __future__ import annotations

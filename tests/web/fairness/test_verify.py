@@ -17,11 +17,10 @@ from playwright.sync_api import Page, expect
 
 from cardtable import fairness
 from cardtable.server.core.settings import WEB_DIR
-
-from .a11y import check_screen
-from .conftest import NewPage
-from .helpers import cell, start_deal, wait_placed
-from .kc_helpers import KC, seeded_match, settle
+from tests.web.a11y import check_screen
+from tests.web.conftest import NewPage
+from tests.web.helpers import cell, start_deal, wait_placed
+from tests.web.kc_helpers import KC, seeded_match, settle
 
 STRINGS = {
     lang: json.loads(

@@ -88,7 +88,7 @@ def test_pages_show_every_figure_with_its_marks(
     page.screenshot(path=shot, full_page=True, type="jpeg", quality=70)
     print(f"{where}: screenshot {time.monotonic() - started:.1f} s")
     # axe-core takes seconds a page: two of the four sizes and languages here (with every
-    # figure loaded); test_web_a11y_site.py runs it on all four.
+    # figure loaded); tests/web/site/test_a11y.py runs it on all four.
     if phone == (lang == "ja"):
         assert_no_axe_violations(page, where)
 

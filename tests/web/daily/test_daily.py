@@ -17,10 +17,9 @@ from playwright.sync_api import Page, Route, expect
 
 from cardtable.server.core.store.sql import SqlStore
 from cardtable.server.devices.players import player_key
-
-from .a11y import check_screen
-from .conftest import NewPage
-from .helpers import cell, wait_held, wait_placed
+from tests.web.a11y import check_screen
+from tests.web.conftest import NewPage
+from tests.web.helpers import cell, wait_held, wait_placed
 
 EMOJI = set("⬛⬜🟦🟩🟨🟧🟥🟪💎👑")
 
