@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -174,23 +175,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def _untraced(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Pauses coverage's tracer in the test's own thread during a test marked `untraced`: a
-    CPU-bound check (millions of hands, hundreds of random games) of code that other tests
-    already cover runs three to four times slower traced, and adds no line to the report
-    (docs/checks.md). Only this thread: `Coverage.stop()` would stop the tracer of every
-    thread, and `start()` restarts it only in this one, so servers and pools already running
-    would go untraced for the rest of the worker. Coverage's C tracer reinstalls itself when
-    it is set back with `sys.settrace`."""
+    """Runs a test marked `untraced` without coverage's tracer: a check whose lines other
+    tests already cover (millions of hands, hundreds of random games, whole matches through
+    the API) runs two to four times slower traced, and adds no line to the report
+    (docs/checks.md). The test's own thread is paused (`sys.settrace`; coverage's C tracer
+    reinstalls itself when set back that way), and threads started during the test (a
+    `TestClient`'s app thread, a server's) start untraced (`threading.settrace`). Servers and
+    pools already running stay traced: `Coverage.stop()` would stop every thread, and
+    `start()` restarts only this one. A long-lived thread first started during such a test
+    stays untraced for the rest of the worker: the coverage floor shows such a loss."""
     tracer = sys.gettrace()
     if tracer is None or not request.node.get_closest_marker("untraced"):
         yield
         return
     assert coverage.Coverage.current() is not None
+    hook = threading.gettrace()
+    threading.settrace(None)  # type: ignore[arg-type]  # None: no hook, as before coverage
     sys.settrace(None)
     try:
         yield
     finally:
         sys.settrace(tracer)
+        threading.settrace(hook)  # type: ignore[arg-type]
 
 
 @pytest.fixture(autouse=True, scope="session")

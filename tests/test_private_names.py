@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("cardtable", "bench", "research")
 
@@ -62,6 +64,7 @@ def _package_of(path: Path) -> str:
     return ".".join(parts[:-1])
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_no_private_name_is_taken_from_another_module() -> None:
     found = [
         v

@@ -104,6 +104,7 @@ def test_legal_moves_round_trip_their_notation_and_play(
 @pytest.mark.parametrize(("engine", "options"), CASES)
 @few
 @given(seed=seeds)
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_every_other_well_formed_move_is_illegal_and_changes_nothing(
     engine: Engine, options: dict[str, Any], seed: int
 ) -> None:

@@ -65,6 +65,7 @@ def test_apply_plays_each_generated_move_as_the_engine_does(rules: Rules) -> Non
 
 @pytest.mark.parametrize("strength", STRENGTHS)
 @pytest.mark.parametrize("rules", all_rules(), ids=lambda r: r.name + str(r.to_dict()))
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_every_strength_returns_a_legal_move(strength: str, rules: Rules) -> None:
     rng = random.Random(5)
     for seed in range(4):
@@ -75,6 +76,7 @@ def test_every_strength_returns_a_legal_move(strength: str, rules: Rules) -> Non
 
 
 @pytest.mark.parametrize("strength", STRENGTHS)
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_whole_rounds_finish_with_legal_moves(strength: str) -> None:
     for preset in PRESETS:
         for seed in range(3):

@@ -135,6 +135,7 @@ MORE = [
 ]
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_turn_chosen_in_fresh_interpreters_equals_the_turn_chosen_in_one_process() -> None:
     """Each move of each turn is asked of a new interpreter that gets only that step's view
     (and, for easy and normal, the generator's state): the answers rebuild the same turns.

@@ -57,6 +57,7 @@ def started_pair(
     return ann, bob, live_a, live_b, started
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_move_through_b_reaches_a_device_on_a_within_a_second(
     cluster: Cluster, clients: tuple[httpx.Client, httpx.Client]
 ) -> None:
@@ -106,6 +107,7 @@ def _bypassing_notify(cluster: Cluster, token: str, player_id: str, move: str) -
         store.close()
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_lost_notification_arrives_through_the_poll(
     cluster: Cluster, clients: tuple[httpx.Client, httpx.Client]
 ) -> None:
@@ -124,6 +126,7 @@ def test_a_lost_notification_arrives_through_the_poll(
         assert time.monotonic() - at < 4.0
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_two_processes_racing_for_the_computer_make_each_step_once(
     cluster: Cluster, clients: tuple[httpx.Client, httpx.Client]
 ) -> None:

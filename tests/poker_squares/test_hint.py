@@ -71,6 +71,7 @@ def test_hint_names_an_empty_cell_at_every_stage(table: str) -> None:
             game = place(game, row, col)
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_hint_is_unchanged_when_the_unseen_cards_are_reordered() -> None:
     deck = shuffled_deck(7)
     for placed in (0, 3, 9, 16, 21, 23):

@@ -31,6 +31,7 @@ def test_the_engines_own_deal_loses_nothing_and_scores_par(table: str) -> None:
     assert review["par_placements"] == review["placements"]
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_at_the_review_budget_the_hint_engines_deal_has_no_loss() -> None:
     game = engine_deal("american", 3, rv.REVIEW_BUDGET)
     review = rv.review(game)
@@ -39,6 +40,7 @@ def test_at_the_review_budget_the_hint_engines_deal_has_no_loss() -> None:
     assert review["par"] == game.total
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_bad_placement_shows_its_loss_where_it_was_made() -> None:
     good = engine_deal("american", 5)
     bad_at = (2, 9)
@@ -67,6 +69,7 @@ def test_a_bad_placement_shows_its_loss_where_it_was_made() -> None:
     assert review["par"] == good.total and review["vs_par"] == game.total - good.total
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_par_is_reproducible() -> None:
     cards = ps.deal("british", 21).cards
     first = list(rv.par_placements("british", cards, FAST))
@@ -74,6 +77,7 @@ def test_par_is_reproducible() -> None:
     assert sorted(first) == list(range(25))
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_step_never_reads_the_cards_still_to_come() -> None:
     game = engine_deal("american", 8)
     k = 12
@@ -88,6 +92,7 @@ def test_a_step_never_reads_the_cards_still_to_come() -> None:
     assert named == {str(c) for c in game.cards[: k + 1]}
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_estimates_match_the_hint_and_the_progress_is_counted() -> None:
     game = engine_deal("american", 9)
     steps = list(rv.review_deal(game, FAST))

@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from cardtable.poker_squares.abstract import ValueTable, line_points
 from cardtable.poker_squares.position import Position
 from cardtable.poker_squares.train import Trainer, main, train
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_the_same_seed_and_games_give_the_same_file(tmp_path: Path) -> None:
     a, b = tmp_path / "a.npz", tmp_path / "b.npz"
     for out in (a, b):
@@ -19,6 +22,7 @@ def test_the_same_seed_and_games_give_the_same_file(tmp_path: Path) -> None:
     assert table.games == 100 and table.fine and table.coarse
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_learned_table_survives_a_round_trip_and_differs_by_seed() -> None:
     one = train("american", 100, 1, min_count=1, log=False)
     back = ValueTable.from_bytes("american", one.to_bytes())

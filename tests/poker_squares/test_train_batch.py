@@ -127,6 +127,7 @@ def _python_trainer(seed: int, games: int) -> Trainer:
 
 
 @pytest.mark.parametrize("learned", [0, 300])
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_greedy_play_and_updates_match_the_python_trainer(learned: int) -> None:
     """Greedy games from the same table: same placements (same totals), the same after-state
     keys recorded, and the same values after the update, as `Trainer.play` with epsilon 0.

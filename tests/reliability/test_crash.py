@@ -189,6 +189,7 @@ def check_every_game_loads(settings: Settings) -> None:
 
 
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_sigkill_mid_load_loses_no_acknowledged_move(
     tmp_path: Path, store: str, sample: Sample, request: pytest.FixtureRequest
 ) -> None:

@@ -229,6 +229,7 @@ def _calls(app_schema: dict[str, Any], player: Player) -> Iterator[tuple[str, st
                 yield path, url + query
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_every_get_route_is_in_the_schema_or_skipped_with_a_reason(client: TestClient) -> None:
     schema_paths = set(client.app.openapi()["paths"])  # type: ignore[attr-defined]
     served = set()
@@ -246,6 +247,7 @@ def test_every_get_route_is_in_the_schema_or_skipped_with_a_reason(client: TestC
     assert not unscanned, f"GET routes neither scanned nor skipped: {sorted(unscanned)}"
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_no_get_route_shows_a_hidden_card_or_a_secret(client: TestClient, player: Player) -> None:
     secrets = player.secrets()
     seen: dict[str, set[int]] = {}

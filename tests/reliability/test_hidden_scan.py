@@ -12,6 +12,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from cardtable import poker_squares as ps
@@ -179,6 +180,7 @@ def play_poker_squares(scanner: Scanner, rng: random.Random, table: str) -> dict
     return game
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_poker_squares_games_never_show_coming_cards(client: TestClient, sample: Sample) -> None:
     rng = sample.rng("ps-scan")
     games = sample.size(fast=5, deep=PS_GAMES)
@@ -201,6 +203,7 @@ def test_poker_squares_games_never_show_coming_cards(client: TestClient, sample:
     assert scanner.checked >= games * 25
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_kings_corner_matches_never_show_hidden_cards(client: TestClient, sample: Sample) -> None:
     rng = sample.rng("kc-scan")
     # The fast tier: three of the seat mixes, chosen by the run seed; the deep tier all.
@@ -262,6 +265,7 @@ def check_static(client: TestClient, scanner: Scanner) -> None:
             assert len(quoted) < 4, (path, sorted(quoted))
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_second_device_of_the_record_sees_only_what_its_player_may(
     client: TestClient, sample: Sample
 ) -> None:

@@ -67,6 +67,7 @@ HUGE_TEXT = [
 ]
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_wrong_types_huge_numbers_and_nesting_change_nothing(api: Api) -> None:
     game = api.ps(api.ps_new(), "moves", row=0, col=0)
     kc_game = api.kc_new()
@@ -101,6 +102,7 @@ UNICODE = [
 ]
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_unicode_in_every_field_is_refused_cleanly(api: Api) -> None:
     game = api.ps_new()
     kc_game = api.kc_new()

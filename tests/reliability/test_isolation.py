@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from cardtable.server.devices.players import player_key
@@ -60,6 +61,7 @@ def test_another_players_game_is_not_found_everywhere(
     assert api.get(f"{KC}/{kc_game['id']}") == before["kc"]
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_no_endpoint_lists_another_players_games(client: TestClient, api: Api, other: Api) -> None:
     game = api.ps_new()
     for i in range(25):

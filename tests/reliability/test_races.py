@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from cardtable import kings_corner as kc
 from cardtable import poker_squares as ps
@@ -112,6 +113,7 @@ def kings_corner_race(settings: Settings) -> None:
         assert final["view"] == {"fairness": None} | table.view()
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_racing_moves_on_sqlite(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, database_url=None, allow_seed_for_tests=True)
     poker_squares_race(settings)

@@ -143,6 +143,7 @@ def test_unreachable_database_is_503(tmp_path: Path) -> None:
         assert r.status_code == 503 and r.json()["code"] == "unavailable"
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
     doc = client.get("/openapi.json").json()
     paths = {(p, m) for p, ops in doc["paths"].items() for m in ops}

@@ -34,6 +34,7 @@ def new_player(base: str) -> dict[str, str]:
     return {"X-Player-Id": r.json()["player_id"]}
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_concurrent_hints_on_one_game_run_one_search(tmp_path: Path) -> None:
     """Eight hints at once on one version: one search runs and answers 200; the other seven
     are refused at once (409), without waiting for it."""

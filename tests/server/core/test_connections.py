@@ -74,6 +74,7 @@ def closed_by_server(sock: socket.socket) -> bool:
         return False
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_slow_client_flood_leaves_a_fresh_client_served(tmp_path: Path) -> None:
     args = ("--max-connections", "64", "--request-timeout", "2", "--no-access-log")
     with serve(tmp_path, *args) as (base, log):

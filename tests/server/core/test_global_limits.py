@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -205,6 +206,7 @@ def test_concurrent_claims_through_two_processes_never_pass_the_ceiling(tmp_path
         assert sorted(statuses) == [404] * 10 + [429] * 30
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_two_processes_share_the_site_wide_lookup_ceiling(tmp_path: Path) -> None:
     """Room-code lookups of different codes from different addresses through two apps over
     one store share one burst of 6; beyond it even a real code is refused (429, Retry-After),

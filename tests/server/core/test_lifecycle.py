@@ -86,6 +86,7 @@ def hint(base: str) -> None:
 
 @pytest.mark.variants("how")
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL"])
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_no_process_of_the_server_remains_after_a_stop(tmp_path: Path, how: str) -> None:
     server = ServeProcess(tmp_path / "data", tmp_path / "serve.log")
     base = server.start()
@@ -114,6 +115,7 @@ def test_no_process_of_the_server_remains_after_a_stop(tmp_path: Path, how: str)
         assert "leaked semaphore" not in log, log[-2000:]
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_the_last_app_to_stop_stops_the_search_pool(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -151,6 +153,7 @@ def test_the_last_app_to_stop_stops_the_search_pool(
 
 @pytest.mark.variants("how")
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_no_worker_remains_after_the_supervisor_stops(
     tmp_path: Path, postgres_url: str, how: str
 ) -> None:

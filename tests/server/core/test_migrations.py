@@ -14,6 +14,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from cardtable.server import Settings, create_app
 from cardtable.server.core.store import StoreError, open_store
 from cardtable.server.core.store import migrations as m
 from cardtable.server.core.store.sql import SqlStore
+from cardtable.server.core.store.sqlite import SqliteStore
 from tests.server.helpers import Api
 from tests.server.kc_driver import play_match
 from tests.support.postgres import fresh_schema
@@ -172,6 +174,7 @@ def expected_finishes(layout: dict[str, Any]) -> list[Row]:
 
 
 @pytest.mark.parametrize("n", sorted(LAYOUTS))
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_an_unversioned_store_is_upgraded_and_loses_nothing(db: Db, n: int) -> None:
     layout = LAYOUTS[n]
     write_old_store(db, layout)
@@ -296,6 +299,7 @@ def play_on_through_the_api(db: Db, layout: dict[str, Any]) -> None:
             assert who.get(f"/api/{path}/games/{games[name]}")["version"] == row[3]
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_new_store_gets_the_same_schema_as_an_upgraded_one(
     db: Db, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
@@ -412,3 +416,35 @@ def test_migrations_are_numbered_in_order() -> None:
         m.check((*m.MIGRATIONS, m.Migration(LATEST + 2, "gap")))
     with pytest.raises(AssertionError, match="numbered"):
         m.check((m.MIGRATIONS[1], m.MIGRATIONS[0]))
+
+
+def test_openers_of_one_old_sqlite_file_at_once_all_open_it(tmp_path: Path) -> None:
+    """Four openers of one rollback-journal file in the same instant: SQLite answers the
+    switch to write-ahead logging with "database is locked" at once, without its busy
+    handler; the store tries again within its busy timeout (about one race in eight lost an
+    opener before)."""
+    for attempt in range(40):
+        path = tmp_path / f"{attempt}.sqlite3"
+        with closing(sqlite3.connect(path)) as conn:
+            conn.execute("CREATE TABLE kept (n INTEGER)")
+            conn.commit()
+        barrier = threading.Barrier(4)
+        errors: list[BaseException] = []
+
+        def open_one(
+            path: Path = path,
+            barrier: threading.Barrier = barrier,
+            errors: list[BaseException] = errors,
+        ) -> None:
+            barrier.wait()
+            try:
+                SqliteStore(path).close()
+            except BaseException as exc:  # reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=open_one) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == [], attempt

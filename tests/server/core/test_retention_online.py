@@ -82,6 +82,7 @@ def test_an_unstarted_lobby_goes_after_its_time_and_a_fresh_one_stays(app: FastA
     assert tables(online) == {}
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_finished_table_expires_after_its_time_and_an_abandoned_one_later(
     app: FastAPI,
 ) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from starlette.testclient import TestClient
 
 from cardtable.server import Settings, create_app
@@ -22,6 +23,7 @@ from tests.support.postgres import free_port, fresh_schema
 ROOT = Path(__file__).resolve().parents[3]
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_cardtable_serve_runs_the_site(tmp_path: Path) -> None:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
@@ -103,6 +105,7 @@ def test_the_api_on_postgresql(postgres_url: str) -> None:
             assert api.get("/api/continue")["kings_corner"] == kc
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_several_workers_need_postgresql(tmp_path: Path) -> None:
     """With SQLite a live move would reach another worker's sockets only by the 2 s poll:
     `--workers 2` is refused, with the reason, before anything is served."""

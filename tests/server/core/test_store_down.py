@@ -145,6 +145,7 @@ def wait_for(check: Any, timeout: float) -> float:
     return time.monotonic() - start
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_database_down_is_503_within_2_s_and_recovers_with_nothing_lost(
     pg: Postgres, base: str
 ) -> None:
@@ -197,6 +198,7 @@ def test_database_down_is_503_within_2_s_and_recovers_with_nothing_lost(
     print(f"down: slowest of 20 answers {slowest * 1000:.0f} ms; recovered {recovery:.2f} s")
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_healthz_answers_at_once_while_every_thread_waits(pg: Postgres, base: str) -> None:
     """60 clients keep every thread of the server busy (their requests wait on a table
     another session locked, or for a connection behind those), then the database goes down

@@ -64,6 +64,7 @@ def board(api: Api, table: str = "american", day: str | None = None) -> Any:
     return api.get(f"/api/daily/{table}{suffix}")
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_first_attempt_counts_and_later_ones_are_practice(
     app: FastAPI, api: Api, other: Api, clock: Clock
 ) -> None:
@@ -106,6 +107,7 @@ def test_first_attempt_counts_and_later_ones_are_practice(
     assert seen["me"]["status"] == "open"
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_hint_makes_the_attempt_practice(app: FastAPI, api: Api, clock: Clock) -> None:
     created_at(app, api, DAY1 - timedelta(days=1))
     game = start(api, "british")["game"]
@@ -126,6 +128,7 @@ def test_a_replaced_attempt_is_lost(app: FastAPI, api: Api, clock: Clock) -> Non
     assert not start(api)["counted"]
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_day_boundary_and_new_ids(app: FastAPI, api: Api, other: Api, clock: Clock) -> None:
     # `api` existed before the day; `other` was created during it: counted, not ranked.
     created_at(app, api, DAY1 - timedelta(days=1))
@@ -165,6 +168,7 @@ def test_bad_days(api: Api, clock: Clock) -> None:
     assert api.get("/api/daily/piquet", status=422)
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_two_players_finish_at_the_same_moment(app: FastAPI, client: Any, clock: Clock) -> None:
     players = [Api.new_player(client) for _ in range(2)]
     games = []

@@ -53,6 +53,7 @@ def entered(
     daily.close(who, entry, Settled(total, LINES, practice, DAY1.isoformat()))
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_new_players_score_gets_a_provisional_rank_off_the_board(
     app: FastAPI, api: Api, clock: Clock
 ) -> None:

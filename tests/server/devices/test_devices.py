@@ -301,6 +301,7 @@ def test_a_signed_out_device_is_refused_at_once_by_another_process(
     assert api.get("/api/devices", status=401)["code"] == "revoked"
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_deleted_and_signed_out_ids_are_refused_at_once_by_another_process(
     settings: Settings, client: TestClient, api: Api
 ) -> None:

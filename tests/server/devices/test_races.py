@@ -49,6 +49,7 @@ def at_once(base: str, calls: list[Callable[[httpx.Client], httpx.Response]]) ->
     return answers
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_racing_claims_and_moves(settings: Settings) -> None:
     with live_server(create_app(settings)) as base, httpx.Client(base_url=base, timeout=30) as http:
         first = {"X-Player-Id": http.post("/api/players").json()["player_id"]}
@@ -92,6 +93,7 @@ def test_racing_claims_and_moves(settings: Settings) -> None:
         assert final == game and final["version"] == 4
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_guesses_at_once_never_pass_the_stored_limit(settings: Settings) -> None:
     """Twelve guesses at the same moment from one address, on two apps (two server
     processes) over one store, against a burst of 5: exactly 5 are looked at (404), the

@@ -72,6 +72,7 @@ def test_an_old_saved_deal_loads_and_plays(api: Api, client: TestClient) -> None
     assert game["view"]["is_over"] and game["view"]["fairness"] is None
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_kings_corner_round_commits_then_reveals(api: Api) -> None:
     seats = [{"kind": "human"}, {"kind": "computer", "strength": "easy"}]
     game = api.kc_new(seats=seats, rules={"preset": "simple"}, rounds=3)

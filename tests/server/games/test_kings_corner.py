@@ -24,6 +24,7 @@ def as_read(answer: dict[str, Any]) -> dict[str, Any]:
     return {**answer, "step": None, "events": []}
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_whole_match_against_the_computer(api: Api) -> None:
     game = api.kc_new(seats=[HUMAN, cpu("normal")], rounds=3, rules={"preset": "draw-last"})
     assert game["version"] == 1 and game["seats"] == [HUMAN, cpu("normal")]
@@ -47,12 +48,14 @@ def test_a_whole_match_against_the_computer(api: Api) -> None:
 
 
 @pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_each_strength_finishes_a_four_seat_round(api: Api, strength: str) -> None:
     game = api.kc_new(seats=[HUMAN, cpu(strength), cpu(strength), cpu(strength)])
     end = play_match(api, game)
     assert end["phase"] == "match_over" and len(end["match"]["totals"]) == 4
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_one_device_hands_are_hidden_until_revealed(api: Api) -> None:
     game = api.kc_new(seats=[HUMAN, HUMAN, cpu()], rules={"preset": "simple"})
     seen_handoff = 0

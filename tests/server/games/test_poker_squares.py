@@ -91,6 +91,7 @@ def test_no_hint_once_the_deal_is_over(api: Api) -> None:
     assert api.ps(end, "hint", status=409)["code"] == "wrong_phase"
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_replay_deals_the_same_cards_as_practice(api: Api, other: Api) -> None:
     original, cards = play_out(api, api.ps_new(table="american"))
     replay = api.ps_new(table="british", target="easy", replay_of=original["id"])

@@ -243,6 +243,7 @@ def test_qr_code(ann: Device, client: TestClient) -> None:
     assert missing.status_code == 404
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_whole_match_and_rematch_over_http(ann: Device, bob: Device, cy: Device) -> None:
     """Three devices and a computer play a 3-round match through the API; only each
     device's own hand ever appears in its answers (the recorder checks every one)."""

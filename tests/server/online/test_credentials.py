@@ -180,6 +180,7 @@ def test_a_signed_out_device_stops_receiving_at_once(
 
 
 @pytest.mark.parametrize("how", ["device", "data"])
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_another_process_closes_the_socket_with_nothing_pushed(
     database: Callable[[], Settings], how: str
 ) -> None:

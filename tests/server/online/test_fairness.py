@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
@@ -76,6 +77,7 @@ def _play_round(devices: dict[int, Device], token: str, done: Callable[[JSON], b
     raise AssertionError("the round did not end")
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_an_online_round_commits_first_and_reveals_at_its_end(
     app: FastAPI, client: TestClient
 ) -> None:

@@ -162,6 +162,7 @@ def test_closing_codes(database: Callable[..., Settings]) -> None:
         assert table["spectators"] == 0
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_grace_stand_in_and_return(database: Callable[..., Settings]) -> None:
     """Bob's device drops: reconnecting, then away after the grace period and a computer
     plays his turns; when he connects again he has his seat back at his next turn."""
@@ -337,6 +338,7 @@ def test_two_drivers_race_for_one_computer_step(database: Callable[..., Settings
         app.state.runtime.close()
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_deadlines_survive_a_restart(database: Callable[..., Settings]) -> None:
     """A computer step due after the server stopped is made by the next server."""
     settings = database(computer_step_seconds=0.6)
@@ -361,6 +363,7 @@ def test_deadlines_survive_a_restart(database: Callable[..., Settings]) -> None:
         assert seen["log"][-1]["seat"] == 1
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_whole_round_with_three_devices_live(database: Callable[..., Settings]) -> None:
     """Three devices and a spectator, all live: every pushed table holds only that device's
     own hand (the spectator none), and every device ends on the same last version."""

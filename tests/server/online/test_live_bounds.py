@@ -362,6 +362,7 @@ def test_the_process_live_budget_closes_the_biggest_client_first(tmp_path: Path)
 
 
 # -- spectators and the move version --------------------------------------------------------
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_spectators_coming_and_going_never_make_a_move_stale(tmp_path: Path) -> None:
     with serve(tmp_path, max_spectators=50) as server:
         ann, bob = server.device(), server.device()
@@ -462,6 +463,7 @@ def rss_mib(pid: int) -> float:
     raise AssertionError("no VmRSS")
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_2000_hostile_live_sockets_leave_a_new_client_served(tmp_path: Path) -> None:
     """2,000 live sockets (160 said hello as 20 players at their own tables, 1,840 never say
     it) from 250 addresses, against a server with 512 file descriptors (192 live sockets,
@@ -578,6 +580,7 @@ def test_2000_hostile_live_sockets_leave_a_new_client_served(tmp_path: Path) -> 
     assert "Traceback" not in text, text[-3000:]
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_16_mib_frames_leave_the_server_memory_flat(tmp_path: Path) -> None:
     """8 sockets each sending a frame announced as 16 MiB: each is closed with 1009 after its
     first 64 KiB, the rest cannot be sent, and the server's memory grows by far less than one

@@ -251,6 +251,7 @@ def test_concurrent_readers_share_one_store_read(tmp_path: Path) -> None:
         assert player_key(player) in {s.player for s in load_room(found).seats}
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_saved_room_renders_as_its_stored_row() -> None:
     """The save keeps the room it saved as that version's decoded table (no decode of what
     it just wrote): over whole matches of people, a shared device, computers and

@@ -87,6 +87,7 @@ def two(tmp_path: Path) -> Iterator[tuple[Api, Api]]:
         yield Api.new_player(client), Api.new_player(client)
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_players_second_review_is_refused_while_the_first_runs(
     two: tuple[Api, Api], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -208,6 +209,7 @@ def finished_match(api: Api, rounds: int = 1) -> dict[str, Any]:
     return game
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_replay_is_computed_once_for_repeated_fetches(
     two: tuple[Api, Api], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -245,6 +247,7 @@ def test_two_fetches_at_once_compute_one_replay(
     assert spy.calls == 1
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_replay_misses_are_admitted_like_hints(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -315,6 +318,7 @@ def test_a_players_second_replay_is_refused_while_the_first_is_worked_out(
     assert ann.get(f"{KC}/{ann_game['id']}/rounds/2")["round"] == 2
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_no_replay_starts_while_a_hint_waits_for_the_slot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -76,6 +76,7 @@ def test_a_deal_in_progress_is_never_reviewed(api: Api, other: Api) -> None:
 
 @pytest.mark.variants("table")
 @pytest.mark.parametrize("table", ["american", "british"])
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_review_is_computed_stored_and_shown_again(api: Api, table: str) -> None:
     game = finished_deal(api, table=table)
     assert api.get(f"{PS}/{game['id']}") == {
@@ -118,6 +119,7 @@ def test_review_is_computed_stored_and_shown_again(api: Api, table: str) -> None
     assert again["state"] == "done" and again["review"] == review
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_another_process_sees_the_stored_progress_and_review(api: Api, settings: Settings) -> None:
     game = finished_deal(api)
     api.post(f"{PS}/{game['id']}/start")
@@ -127,6 +129,7 @@ def test_another_process_sees_the_stored_progress_and_review(api: Api, settings:
         assert elsewhere.get(f"{PS}/{game['id']}")["review"] == review
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_started_review_reads_as_running_at_once(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -146,6 +149,7 @@ def test_a_started_review_reads_as_running_at_once(
     assert wait_done(api, game["id"])["review"]["total"] == game["view"]["total"]
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_review_whose_process_stopped_is_taken_over(api: Api) -> None:
     game = finished_deal(api)
     store = api.client.app.state.runtime.store  # type: ignore[attr-defined]
@@ -187,6 +191,7 @@ def pg_settings(postgres_url: str, tmp_path: Path) -> Iterator[Settings]:
         yield Settings(data_dir=tmp_path, database_url=url, hint_budget=4)
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_review_on_postgresql(pg_settings: Settings) -> None:
     with TestClient(create_app(pg_settings)) as client:
         api = Api.new_player(client)
@@ -216,6 +221,7 @@ def test_a_round_in_progress_is_never_replayed(api: Api, other: Api) -> None:
     assert other.get(f"{KC}/{game['id']}/rounds/1", status=404)["code"] == "not_found"
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_replay_of_finished_rounds_shows_every_turn(api: Api, other: Api) -> None:
     game = kc_match(api, rounds=3, players=3)
     # Play round 1 only (stop at round_over): round 2 is then dealt but must stay closed.

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import choose_move
 from cardtable.server.review.kings_corner import play_out, with_outcomes
@@ -27,6 +29,7 @@ def round_played(match: kc.Match, first_turn: str, seed: int) -> list[str]:
     raise AssertionError("the round did not end")
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_the_played_line_is_measured_as_the_round_really_went_on() -> None:
     # Seat to play first makes an easy first turn; from then on everyone plays strong, which
     # is exactly how the play-outs go on: the played line's outcome is the real result.

@@ -71,6 +71,7 @@ def test_the_issue_reproduction_exports_the_daily_as_its_view(app: FastAPI, api:
     assert game["moves_complete"] is True
 
 
+@pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_finished_daily_keeps_the_days_seed_and_a_finished_deal_shows_its_own(
     app: FastAPI, api: Api
 ) -> None:

@@ -18,12 +18,16 @@ from __future__ import annotations
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from cardtable.server.core.store.base import StoreError, Tx
 from cardtable.server.core.store.sql import SqlStore
+
+WAL_RETRY = 0.005
+"""Seconds between two tries of the switch to write-ahead logging (`SqliteStore._wal`)."""
 
 
 class SqliteStore(SqlStore):
@@ -53,10 +57,25 @@ class SqliteStore(SqlStore):
             self.path, isolation_level=None, check_same_thread=False, timeout=self.busy_ms / 1000
         )
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_ms)}")
-        conn.execute("PRAGMA journal_mode = WAL")
+        self._wal(conn)
         # NORMAL is safe in WAL mode: a power cut may lose the last moves, never the file.
         conn.execute("PRAGMA synchronous = NORMAL")
         return conn
+
+    def _wal(self, conn: sqlite3.Connection) -> None:
+        """Switches the file to write-ahead logging. SQLite answers "database is locked" at
+        once, without its busy handler, when another connection opens the same file in the
+        same instant (four openers of an old store lost one in about eight tries):
+        tried again, within the busy timeout."""
+        deadline = time.monotonic() + self.busy_ms / 1000
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(WAL_RETRY)
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
