@@ -34,15 +34,23 @@ class Picture:
 
 DOCS = {
     "kc-four-players-phone-en.jpg": Picture(
-        "four-players-phone-en.png", 390, 844, "tests/web/kings_corner/test_layout.py"
+        "kc-four-players-phone-en.png", 390, 844, "tests/web/kings_corner/test_layout.py"
     ),
-    "online-phone-en.jpg": Picture("online-phone-en.jpg", 390, 844, "tests/web/online/test_layout.py"),
-    "online-phone-ja.jpg": Picture("online-phone-ja.jpg", 390, 844, "tests/web/online/test_layout.py"),
+    "online-phone-en.jpg": Picture(
+        "online-phone-en.jpg", 390, 844, "tests/web/online/test_layout.py"
+    ),
+    "online-phone-ja.jpg": Picture(
+        "online-phone-ja.jpg", 390, 844, "tests/web/online/test_layout.py"
+    ),
     "online-story-host-en.jpg": Picture(
         "online-story-host-en.png", 800, 554, "tests/web/online/test_online.py"
     ),
-    "review-ps-en-desktop.jpg": Picture("review-ps-en-desktop.png", 800, 820, "tests/web/review/test_review.py"),
-    "review-kc-en-desktop.jpg": Picture("review-kc-en-desktop.png", 800, 695, "tests/web/review/test_review.py"),
+    "review-ps-en-desktop.jpg": Picture(
+        "review-ps-en-desktop.png", 800, 820, "tests/web/review/test_review.py"
+    ),
+    "review-kc-en-desktop.jpg": Picture(
+        "review-kc-en-desktop.png", 800, 695, "tests/web/review/test_review.py"
+    ),
 }
 
 
