@@ -10,6 +10,7 @@ last before versions (`finishes`, one row per finish, beside an emptied `results
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import threading
@@ -388,24 +389,29 @@ def test_a_new_migration_with_a_data_move_runs_once(
     assert max(r[0] for r in db.rows("schema_version")) == LATEST + 1
 
 
-def test_openers_racing_on_an_old_store_run_each_migration_once(db: Db) -> None:
-    write_old_store(db, LAYOUTS[1])
-    barrier = threading.Barrier(4)
+def racing(opener: Callable[[], None], n: int = 4) -> list[BaseException]:
+    """Runs `opener` in `n` threads released at the same instant; what each raised."""
+    barrier = threading.Barrier(n)
     errors: list[BaseException] = []
 
-    def open_one() -> None:
+    def one() -> None:
         barrier.wait()
         try:
-            db.open().close()
-        except BaseException as exc:  # reported below
+            opener()
+        except BaseException as exc:  # reported by the caller
             errors.append(exc)
 
-    threads = [threading.Thread(target=open_one) for _ in range(4)]
+    threads = [threading.Thread(target=one) for _ in range(n)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert errors == []
+    return errors
+
+
+def test_openers_racing_on_an_old_store_run_each_migration_once(db: Db) -> None:
+    write_old_store(db, LAYOUTS[1])
+    assert racing(lambda: db.open().close()) == []
     assert [r[0] for r in sorted(db.rows("schema_version"))] == list(range(1, LATEST + 1))
     assert db.rows("finishes") == expected_finishes(LAYOUTS[1])
 
@@ -428,23 +434,8 @@ def test_openers_of_one_old_sqlite_file_at_once_all_open_it(tmp_path: Path) -> N
         with closing(sqlite3.connect(path)) as conn:
             conn.execute("CREATE TABLE kept (n INTEGER)")
             conn.commit()
-        barrier = threading.Barrier(4)
-        errors: list[BaseException] = []
+        assert racing(functools.partial(open_and_close, path)) == [], attempt
 
-        def open_one(
-            path: Path = path,
-            barrier: threading.Barrier = barrier,
-            errors: list[BaseException] = errors,
-        ) -> None:
-            barrier.wait()
-            try:
-                SqliteStore(path).close()
-            except BaseException as exc:  # reported below
-                errors.append(exc)
 
-        threads = [threading.Thread(target=open_one) for _ in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert errors == [], attempt
+def open_and_close(path: Path) -> None:
+    SqliteStore(path).close()
