@@ -13,7 +13,7 @@
 The run seed is `CARDTABLE_SEED`, or a random one that the controller puts in the
 environment before xdist starts its workers, so every worker sees the same. It seeds
 Hypothesis (`core.global_force_seed`), the variants, the slice and every test that takes the
-`run_seed` fixture (scan subsets, crash points). It is printed in the report header and under
+`sample` fixture (scan subsets, crash points). It is printed in the report header and under
 every failure.
 """
 
