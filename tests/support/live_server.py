@@ -16,11 +16,14 @@ import uvicorn
 from cardtable.server.core.serving import websocket_options
 
 from .postgres import free_port
+from .untraced import untraced_tree
 
 
 @contextlib.contextmanager
-def live_server(app: Any, *, timeout: float = 20.0) -> Iterator[str]:
-    """Yield the base URL (``http://127.0.0.1:PORT``) of ``app`` served by uvicorn."""
+def live_server(app: Any, *, timeout: float = 20.0, traced: bool = True) -> Iterator[str]:
+    """Yield the base URL (``http://127.0.0.1:PORT``) of ``app`` served by uvicorn. With
+    `traced=False` the server's threads run without coverage's tracer (tests/support/untraced.py):
+    for the browser tests' servers, whose lines the API tests cover."""
     port = free_port()
     runtime = getattr(getattr(app, "state", None), "runtime", None)
     ws: dict[str, Any] = {} if runtime is None else websocket_options(runtime.settings)
@@ -42,7 +45,8 @@ def live_server(app: Any, *, timeout: float = 20.0) -> Iterator[str]:
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name=f"live-server-{port}", daemon=True)
-    thread.start()
+    with contextlib.nullcontext() if traced else untraced_tree():
+        thread.start()
     deadline = time.monotonic() + timeout
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:

@@ -73,8 +73,9 @@ def live_app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
 
 @pytest.fixture(scope="session")
 def live_url(live_app: FastAPI) -> Iterator[str]:
-    """One real server per xdist worker, with its own temporary data folder and port."""
-    with serve(live_app) as url:
+    """One real server per xdist worker, with its own temporary data folder and port. It runs
+    untraced (tests/support/untraced.py): the API tests cover its lines."""
+    with serve(live_app, traced=False) as url:
         yield url
 
 
@@ -259,8 +260,18 @@ def _screenshots_only_when_asked() -> Iterator[None]:
         yield
 
 
+BROWSER_FIXTURES = {"page", "new_page", "browser", "context_pool"}
+"""A test that uses one of these drives Chromium."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Marks the tests that take screenshots (`make screenshots` runs them)."""
+    """Marks the tests that take screenshots (`make screenshots` runs them), and runs every
+    browser test untraced: its time is in Chromium and in the server (untraced as well, see
+    `live_url`), and the lines it reaches in this process (building a position, reading the
+    store) are the API tests' lines (docs/checks.md, "Untraced checks")."""
     for item in items:
-        if "screenshot_dir" in getattr(item, "fixturenames", ()):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if "screenshot_dir" in fixtures:
             item.add_marker(pytest.mark.screenshots)
+        if fixtures & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.untraced)

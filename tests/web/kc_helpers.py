@@ -22,6 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import choose_move
@@ -312,31 +313,50 @@ def page_version(page: Page) -> int:
     return int(page.locator("#table").get_attribute("data-version") or 0)
 
 
+_SHOWN = """([settled, atLeast]) => {
+    const d = document.getElementById('table').dataset;
+    return settled.includes(d.phase) && +(d.version || 0) >= atLeast;
+}"""
+"""The page shows a phase that waits for a person, at version `atLeast` or later."""
+
+
 def settle(page: Page, app: FastAPI, timeout: float = 30.0) -> Table:
-    """Waits until the page shows the stored version in a phase that waits for a person."""
+    """Waits until the page shows the stored version in a phase that waits for a person. The
+    waiting is done in the page (`wait_for_function`); the store is read once per change the
+    page shows, never polled from here."""
     deadline = time.monotonic() + timeout
+    at_least = 0
     while True:
+        left_ms = max(1.0, (deadline - time.monotonic()) * 1000)
+        try:
+            page.wait_for_function(_SHOWN, arg=[list(SETTLED), at_least], timeout=left_ms)
+        except PlaywrightTimeoutError:
+            record = _record(app, page)
+            shown = [page_version(page), page_phase(page)]
+            phase = Table.from_dict(record.state).phase
+            raise AssertionError(
+                f"page stuck: page {shown}, store v{record.version} {phase}"
+            ) from None
         record = _record(app, page)
-        shown = page.evaluate(
-            "() => { const d = document.getElementById('table').dataset;"
-            " return [d.version, d.phase]; }"
-        )
         table = Table.from_dict(record.state)
-        if int(shown[0] or 0) == record.version and shown[1] in SETTLED and table.phase in SETTLED:
+        shown = page_version(page)
+        if shown == record.version and table.phase in SETTLED and page_phase(page) in SETTLED:
             return table
-        if time.monotonic() > deadline:
-            raise AssertionError(f"page stuck: page {shown}, store v{record.version} {table.phase}")
-        page.wait_for_timeout(15)
+        # The page is behind the store, or the store is moving on (a computer's turn the page
+        # is playing): wait for the page's next version.
+        at_least = record.version if shown < record.version else shown + 1
 
 
 def wait_version_change(page: Page, before: int, timeout: float = 15.0) -> None:
-    """Polls the page's shown version every few milliseconds (quicker than `expect`, whose
-    retries start at 100 ms)."""
-    deadline = time.monotonic() + timeout
-    while page_version(page) == before:
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the page stayed at version {before}")
-        page.wait_for_timeout(10)
+    """Waits (in the page) until it shows a version other than `before`."""
+    try:
+        page.wait_for_function(
+            "b => +(document.getElementById('table').dataset.version || 0) !== b",
+            arg=before,
+            timeout=timeout * 1000,
+        )
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"the page stayed at version {before}") from None
 
 
 def outlined(page: Page) -> set[str]:

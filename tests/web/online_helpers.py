@@ -67,7 +67,7 @@ def online_server(
     settings = Settings(
         data_dir=data_dir, database_url=None, online=online, allow_seed_for_tests=True
     )
-    with live_server(create_app(settings)) as url:
+    with live_server(create_app(settings), traced=False) as url:
         yield url
 
 
