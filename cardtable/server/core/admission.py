@@ -306,6 +306,11 @@ def _stop(pool: Executor) -> None:
         process.kill()
     for process in processes:
         process.join(KILL_WAIT)
+    # The executor's own thread reaps the workers too: once it is done, every worker's exit
+    # code is known (a `join` that lost the race to reap one returns before its code is set).
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(KILL_WAIT)
     pipe = _WATCH.pop(id(pool), None)
     if pipe is not None:
         for end in pipe:
