@@ -293,6 +293,8 @@ def _stop(pool: Executor) -> None:
     """Stop ``pool``: cancel what waits, let a running search finish for up to
     `SHUTDOWN_WAIT` seconds, then kill what is left; wait until every worker is gone."""
     processes = list(getattr(pool, "_processes", {}).values())
+    # The executor's own thread reaps the workers too; `shutdown` forgets it, so take it first.
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     sentinels = {p.sentinel: p for p in processes}
     deadline = time.monotonic() + SHUTDOWN_WAIT
@@ -306,9 +308,8 @@ def _stop(pool: Executor) -> None:
         process.kill()
     for process in processes:
         process.join(KILL_WAIT)
-    # The executor's own thread reaps the workers too: once it is done, every worker's exit
-    # code is known (a `join` that lost the race to reap one returns before its code is set).
-    manager = getattr(pool, "_executor_manager_thread", None)
+    # Once that thread is done, every worker's exit code is known (a `join` that lost the race
+    # to reap a worker returns before its code is set).
     if manager is not None:
         manager.join(KILL_WAIT)
     pipe = _WATCH.pop(id(pool), None)
