@@ -19,7 +19,7 @@ def test_bench_plays_a_three_deal_file(tmp_path: Path, capsys: pytest.CaptureFix
     assert len(lines) == 3 and all(len(line.split()) == 26 for line in lines)
     capsys.readouterr()
     status = main(
-        ["bench", "poker-squares", "--table", "british", "--deals", str(deals), "--budget", "1"]
+        ["bench", "poker-squares", "--table", "british", "--deals", str(deals), "--budget", "0"]
     )
     assert status == 0
     out = capsys.readouterr().out.splitlines()
@@ -52,7 +52,7 @@ def test_bench_rejects_a_malformed_file_with_one_line(
 ) -> None:
     deals = tmp_path / "bad.txt"
     deals.write_text(text)
-    assert main(["bench", "poker-squares", "--deals", str(deals), "--budget", "1"]) == 2
+    assert main(["bench", "poker-squares", "--deals", str(deals), "--budget", "0"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1
     assert reason in err and err.startswith("cardtable: error:")

@@ -5,6 +5,9 @@ so the policy costs the page nothing."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import re
 from typing import Any
 
@@ -77,7 +80,25 @@ def test_every_page_asset_and_answer_has_the_headers(client: TestClient, api: Ap
     assert answers[4].status_code == answers[5].status_code == 404
 
 
-INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc=)[^>]*>\s*\S", re.I | re.S)
+INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc=)(?![^>]*importmap)[^>]*>\s*\S", re.I | re.S)
+IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>', re.S)
+
+
+def check_import_map(html: str, csp: str, path: str) -> None:
+    """The page's one inline script is its import map: plain data (every key a file of the
+    site, every value the same file with its content hash), allowed by its hash alone."""
+    maps = IMPORT_MAP.findall(html)
+    assert len(maps) == 1, f"{path}: {len(maps)} import maps"
+    imports = json.loads(maps[0])["imports"]
+    assert "./assets/js/core/i18n.js" in imports and "./assets/i18n/ja.json" in imports
+    for key, value in imports.items():
+        assert key.startswith("./assets/") and re.fullmatch(
+            re.escape(key) + r"\?v=[0-9a-f]{12}", value
+        ), (path, key, value)
+    digest = base64.b64encode(hashlib.sha256(maps[0].encode()).digest()).decode()
+    assert directives(csp)["script-src"] == ["'self'", f"'sha256-{digest}'"], path
+
+
 INLINE_STYLE = re.compile(r"<style\b|<[^>]*\sstyle\s*=", re.I | re.S)
 HANDLER = re.compile(r"<[^>]*\son[a-z]+\s*=", re.I | re.S)
 JS_URL = re.compile(r"""(href|src|action)\s*=\s*["']?\s*javascript:""", re.I)
@@ -94,7 +115,8 @@ def test_the_rendered_pages_have_no_inline_script_or_style(client: TestClient) -
         assert not HANDLER.search(html), f"{path}: an on*= handler attribute"
         assert not JS_URL.search(html), f"{path}: a javascript: URL"
         for m in re.finditer(r"<script\b[^>]*>", html, re.I):
-            assert re.search(r"\bsrc=", m.group(0)), m.group(0)
+            assert re.search(r"\bsrc=|type=\"importmap\"", m.group(0)), m.group(0)
+        check_import_map(html, r.headers["content-security-policy"], path)
 
 
 def test_pages_are_revalidated_with_an_etag(client: TestClient) -> None:
@@ -103,4 +125,6 @@ def test_pages_are_revalidated_with_an_etag(client: TestClient) -> None:
     again = client.get("/kings-corner.html", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.headers["etag"] == etag and not again.content
     check_headers(again.headers, "304")
+    # The 304's headers replace the cached page's: its policy must still allow the import map.
+    assert again.headers["content-security-policy"] == r.headers["content-security-policy"]
     assert client.get("/", headers={"If-None-Match": '"other"'}).status_code == 200

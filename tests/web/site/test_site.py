@@ -99,3 +99,23 @@ def test_rules_page_states_the_servers_grace_period(tmp_path: Path) -> None:
     assert "waits 45 seconds for them to come back" in page.text
     assert "45秒のあいだ戻りを待ちます" in page.text
     assert "60 seconds for them" not in page.text
+
+
+def test_a_second_visit_asks_the_server_again_for_the_page_alone(new_page: NewPage) -> None:
+    """The import map gives every module, string table and style sheet a versioned URL, cached
+    for a year: a second visit revalidates the page and fetches no module again (before it,
+    every load asked again for each of 20-34 modules and got a 304). The one other file asked
+    again may be the card back, which two style sheets name by plain URL."""
+    page = new_page(fresh=True)
+    strings = "**/assets/i18n/en.json?v=*"
+    with page.expect_response(strings):
+        page.goto("/kings-corner.html")
+    asked: list[tuple[str, int]] = []
+    page.on("response", lambda r: asked.append((r.url.split("/", 3)[3], r.status)))
+    with page.expect_response(strings):
+        page.goto("/kings-corner.html")
+    modules = [url for url, _ in asked if url.startswith("assets/js/")]
+    assert len(modules) >= 15 and all("?v=" in url for url in modules), modules
+    served = [url for url, status in asked if status == 304 or "?v=" not in url]
+    assert served[0] == "kings-corner.html", asked
+    assert set(served) <= {"kings-corner.html", "assets/img/card-back.svg"}, asked

@@ -58,6 +58,6 @@ export function cardFaceSvg(code) {
 
 /** Markup of the card back (a static SVG file). */
 export function cardBackImg() {
-  const src = new URL("../../img/card-back.svg", import.meta.url).href;
+  const src = import.meta.resolve("../../img/card-back.svg");
   return `<img class="card-back" src="${src}" alt="" draggable="false">`;
 }

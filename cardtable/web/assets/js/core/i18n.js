@@ -35,7 +35,7 @@ export function addBundle(name) {
 }
 
 function fetchJson(file) {
-  return fetch(new URL(`../../i18n/${file}.json`, import.meta.url)).then((r) => {
+  return fetch(import.meta.resolve(`../../i18n/${file}.json`)).then((r) => {
     if (!r.ok) throw new Error(`i18n ${file}: HTTP ${r.status}`);
     return r.json();
   });

@@ -16,7 +16,7 @@ import { DAILY_GAME_KEY } from "./api.js";
 if (!document.querySelector("link[href*='daily.css']")) {
   const link = document.createElement("link");
   link.rel = "stylesheet";
-  link.href = new URL("../../css/daily.css", import.meta.url).href;
+  link.href = import.meta.resolve("../../css/daily.css");
   document.head.append(link);
 }
 

@@ -23,7 +23,7 @@ async function ensureAssets() {
   if (!document.querySelector("link[href*='devices.css']")) {
     const link = document.createElement("link");
     link.rel = "stylesheet";
-    link.href = new URL("../../css/devices.css", import.meta.url).href;
+    link.href = import.meta.resolve("../../css/devices.css");
     document.head.append(link);
   }
 }
