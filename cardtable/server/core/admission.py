@@ -45,6 +45,7 @@ process holding its pipe (the server and the workers) has exited.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import multiprocessing
 import os
@@ -52,12 +53,14 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from multiprocessing import connection as mp_connection
 from typing import Any, TypeVar
+
+from fastapi.concurrency import run_in_threadpool
 
 from cardtable.server.core.errors import ApiError, rate_limited
 from cardtable.server.core.ratelimit import TokenBuckets, retry_after
@@ -135,15 +138,8 @@ class Admission:
         requests (module docstring): 429 while the player already has such work in this
         process or has no search token, 503 when `SPARE_WAITING` are in already or no slot
         is spare within ``wait`` seconds."""
-        with self._lock:
-            if player in self._spare_players:
-                raise one_at_a_time()
-            if len(self._spare_players) >= SPARE_WAITING or job in self._games:
-                raise busy() if job in self._games else overloaded()
-            self._spare_players.add(player)
-            self._games.add(job)
+        self._enter_spare(job, player)
         try:
-            self._take_token(player)
             deadline = time.monotonic() + wait
             while True:
                 with spare_slot(self) as held:
@@ -154,9 +150,46 @@ class Admission:
                     raise overloaded()
                 time.sleep(SPARE_POLL)
         finally:
-            with self._lock:
-                self._spare_players.discard(player)
-                self._games.discard(job)
+            self._leave_spare(job, player)
+
+    @asynccontextmanager
+    async def reserve_spare_async(
+        self, job: str, player: str, *, wait: float
+    ) -> AsyncIterator[None]:
+        """`reserve_spare` for a coroutine: the looks for a spare slot are awaited, so a
+        request waiting for one holds no thread."""
+        self._enter_spare(job, player)
+        try:
+            deadline = time.monotonic() + wait
+            while True:
+                with spare_slot(self) as held:
+                    if held:
+                        yield
+                        return
+                if time.monotonic() >= deadline:
+                    raise overloaded()
+                await asyncio.sleep(SPARE_POLL)
+        finally:
+            self._leave_spare(job, player)
+
+    def _enter_spare(self, job: str, player: str) -> None:
+        with self._lock:
+            if player in self._spare_players:
+                raise one_at_a_time()
+            if len(self._spare_players) >= SPARE_WAITING or job in self._games:
+                raise busy() if job in self._games else overloaded()
+            self._spare_players.add(player)
+            self._games.add(job)
+        try:
+            self._take_token(player)
+        except ApiError:
+            self._leave_spare(job, player)
+            raise
+
+    def _leave_spare(self, job: str, player: str) -> None:
+        with self._lock:
+            self._spare_players.discard(player)
+            self._games.discard(job)
 
     def _take_token(self, player: str) -> None:
         """One of ``player``'s search tokens (rule 3), or 429 saying when to ask again."""
@@ -218,6 +251,20 @@ class Admission:
             return pool.submit(fn, *args, **kwargs).result()
         except BrokenProcessPool:
             # A worker died (killed, out of memory): start a new pool for the next request.
+            _reset(pool)
+            raise overloaded() from None
+
+    async def run_async(self, fn: Callable[..., T], *args: Any) -> T:
+        """`run` awaited: the search pool's answer is awaited on the event loop, holding no
+        thread. (With `search_processes` 0 the work runs in a thread of the request pool, as
+        `run` runs it in the request's.)"""
+        if self.settings.search_processes <= 0:
+            return await run_in_threadpool(fn, *args)
+        self._hold_pool()
+        pool = _pool(self.settings.search_processes)
+        try:
+            return await asyncio.wrap_future(pool.submit(fn, *args))
+        except BrokenProcessPool:
             _reset(pool)
             raise overloaded() from None
 

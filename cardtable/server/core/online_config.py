@@ -75,6 +75,12 @@ class OnlineSettings:
     live_handshake_burst: int = 20
     """Handshakes one client address may make at once before `live_handshake_rate` applies
     (a household or a classroom behind one address opening their tables together)."""
+    live_message_rate: float | None = 2.0
+    """Messages per second one live connection may send, sustained, after
+    `live_message_burst` (None: no limit); past it the connection is closed with 1008
+    ``too many messages`` (counted in ``cardtable_live_closed_total``). A page sends its hello
+    and then a ping every 20 s: a hundredth of this."""
+    live_message_burst: int = 8
     hello_total: int = 256
     """Connections of this process still waiting for their hello; a new one beyond it closes
     the oldest waiting one (4408). A real page says hello as soon as the socket opens."""

@@ -17,15 +17,20 @@ admitted so that no replay starts while a hint or a computer step waits for a sl
 (`computed`: `Admission.reserve_spare`, one replay at a time per player, the player's
 search tokens, a spare search slot), and its result is kept in the bounded `REPLAYS` cache
 (`REPLAYS_KEPT`, least recently used first out), validated as the answer's model once. Two
-fetches of one round at once compute it once (the second waits for the first).
+fetches of one round at once compute it once (the second waits for the first, on the
+event loop: no request waits for engine work in a thread of the shared pool, and only so
+many may wait, `Replays`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import Future
 from typing import Any, Literal
 
 from pydantic import Field
@@ -34,7 +39,8 @@ from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import choose_move
 from cardtable.kings_corner.replay import RoundNotOver, replay_round
 from cardtable.server.core.admission import Admission, overloaded
-from cardtable.server.core.errors import damaged, wrong_phase
+from cardtable.server.core.errors import ApiError, damaged, wrong_phase
+from cardtable.server.core.metrics import WAITS_REFUSED
 from cardtable.server.core.models import Response
 from cardtable.server.core.store.base import JSON
 
@@ -42,6 +48,10 @@ REPLAYS_KEPT = 256
 """Replayed rounds kept per process (about 30 KB each: some 8 MB at most)."""
 WAIT = 30.0
 """Seconds a fetch waits for the same round being replayed by another request."""
+WAITING_PER_PLAYER = 2
+"""Fetches of one player that may wait at once (per process) for a round being replayed."""
+WAITING = 32
+"""Fetches that may wait at once in a process for rounds being replayed."""
 SLOT_WAIT = 10.0
 """Seconds a round not kept yet waits for a spare search slot (one no hint is waiting for)
 before 503."""
@@ -204,7 +214,7 @@ def replays_to(start: kc.Match, rounds: Sequence[Sequence[str]], saved: kc.Match
     return m.round == saved.round and m.state == saved.state and m.totals == saved.totals
 
 
-def computed(
+async def computed(
     admission: Admission,
     job: str,
     player: str,
@@ -214,11 +224,12 @@ def computed(
     number: int,
 ) -> JSON:
     """``work(start, rounds, number)`` admitted as work that waits for the hints
-    (`Admission.reserve_spare`: one at a time per player, the player's search token, a
-    spare search slot; ``job`` names the reservation) and run in the search pool."""
+    (`Admission.reserve_spare_async`: one at a time per player, the player's search token, a
+    spare search slot; ``job`` names the reservation) and run in the search pool, awaited
+    (no thread is held while it waits or runs)."""
     try:
-        with admission.reserve_spare(job, player, wait=SLOT_WAIT):
-            return admission.run(work, start, rounds, number)
+        async with admission.reserve_spare_async(job, player, wait=SLOT_WAIT):
+            return await admission.run_async(work, start, rounds, number)
     except RoundNotOver as exc:  # pragma: no cover - the caller checked the round is over
         raise wrong_phase(str(exc)) from None
     except ValueError:  # MatchError, IllegalMove, MoveError: a log that does not replay
@@ -229,18 +240,36 @@ def computed(
 Key = tuple[str, int]
 
 
+def too_many_waiting() -> ApiError:
+    return ApiError(
+        429,
+        "rate_limited",
+        "you are already waiting for this replay: ask again once it is ready",
+        headers={"Retry-After": "2"},
+    )
+
+
 class Replays:
-    """Replayed rounds by (match key, round): a bounded LRU cache computing each key once."""
+    """Replayed rounds by (match key, round): a bounded LRU cache computing each key once.
+
+    A fetch of a round being computed for another request waits for it on the event loop
+    (holding no thread), and only so many wait: `WAITING_PER_PLAYER` per player (beyond,
+    429 ``rate_limited``) and `WAITING` in the process (beyond, 503 ``unavailable``),
+    counted in ``cardtable_waits_refused_total``."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._lock = threading.Lock()
         self._kept: OrderedDict[Key, KCReplay] = OrderedDict()
-        self._busy: dict[Key, threading.Event] = {}
+        self._busy: dict[Key, Future[None]] = {}
+        self._waiting: dict[str, int] = {}
+        """Fetches waiting for another's computation, by player."""
         self.computed = 0
         """Replays computed (a cache miss each)."""
 
-    def get(self, key: Key, compute: Callable[[], KCReplay]) -> KCReplay:
+    async def get(
+        self, key: Key, player: str, compute: Callable[[], Awaitable[KCReplay]]
+    ) -> KCReplay:
         for _ in range(3):
             with self._lock:
                 kept = self._kept.get(key)
@@ -248,16 +277,21 @@ class Replays:
                     self._kept.move_to_end(key)
                     return kept
                 busy = self._busy.get(key)
+                mine = busy is None
                 if busy is None:
-                    busy = self._busy[key] = threading.Event()
-                    mine = True
+                    busy = self._busy[key] = Future()
                 else:
-                    mine = False
+                    self._wait_in(player)
             if not mine:
-                busy.wait(WAIT)  # then look again (the other request may have failed)
-                continue
+                try:
+                    # Shielded: a waiter that gives up never cancels the computation's future.
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(busy)), WAIT)
+                finally:
+                    self._wait_out(player)
+                continue  # look again (the other request may have failed)
             try:
-                out = compute()
+                out = await compute()
                 with self._lock:
                     self.computed += 1
                     self._kept[key] = out
@@ -267,8 +301,29 @@ class Replays:
             finally:
                 with self._lock:
                     self._busy.pop(key, None)
-                busy.set()
+                busy.set_result(None)
         raise overloaded()
+
+    def _wait_in(self, player: str) -> None:
+        """Count ``player`` as waiting (under the lock), or refuse them."""
+        if self._waiting.get(player, 0) >= WAITING_PER_PLAYER:
+            WAITS_REFUSED.labels(what="replay", reason="player").inc()
+            raise too_many_waiting()
+        if sum(self._waiting.values()) >= WAITING:
+            WAITS_REFUSED.labels(what="replay", reason="total").inc()
+            raise overloaded()
+        self._waiting[player] = self._waiting.get(player, 0) + 1
+
+    def _wait_out(self, player: str) -> None:
+        with self._lock:
+            left = self._waiting.pop(player, 1) - 1
+            if left > 0:
+                self._waiting[player] = left
+
+    def waiting(self) -> int:
+        """Fetches waiting for another's computation now."""
+        with self._lock:
+            return sum(self._waiting.values())
 
     def clear(self) -> None:
         with self._lock:

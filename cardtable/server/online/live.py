@@ -14,8 +14,11 @@ connected"), in whichever process holds its connection.
 The channel is bounded (docs/online.md "Live channel limits"): frames longer than
 `OnlineSettings.live_max_bytes` are refused by uvicorn from their header (1009, never read
 whole; core/serving.py), binary frames close with 1003, a browser page of another site is
-refused before the upgrade (HTTP 403, `same_site`), and `hub.Sockets` caps the connections
-per client address, device and table and those still waiting for their hello.
+refused before the upgrade (HTTP 403, `same_site`), `hub.Sockets` caps the connections
+per client address, device and table and those still waiting for their hello, and every
+message a connection sends (its hello, pings, anything else) spends its message budget
+(`OnlineSettings.live_message_rate` after `live_message_burst`): past it the connection
+closes with 1008, so a socket sending as fast as it can costs the server a few messages.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
 from cardtable.server.core.errors import ApiError, revoked
-from cardtable.server.core.ratelimit import request_key
+from cardtable.server.core.metrics import LIVE_CLOSED
+from cardtable.server.core.ratelimit import request_key, spend
 from cardtable.server.core.serving import EVICT
 from cardtable.server.devices.public import PLAYER_ID, authenticate, now_of
 from cardtable.server.online import codes
@@ -45,6 +49,8 @@ router = APIRouter()
 """Included by `routes.router` (under its prefix)."""
 
 NO_PLAYER, NO_TABLE, TIMEOUT, CROWDED = 4401, 4404, 4408, 4409
+POLICY = 1008
+"""The message budget is spent (RFC 6455: a message that violates the server's policy)."""
 UNSUPPORTED = 1003
 """A binary frame (the channel speaks JSON text only)."""
 MAX_MESSAGE = 1024
@@ -148,6 +154,22 @@ class Connection:
         self.seated = False
         """Whether the presence row counts this device as holding a seat."""
         self._lock = asyncio.Lock()
+        self._budget = float(online.settings.live_message_burst)
+        self._budget_at = time.monotonic()
+
+    async def receive(self) -> str:
+        """The next text message, paid for from the connection's message budget: 1008 once
+        it is spent."""
+        text = await _receive_text(self.ws)
+        rate = self.online.settings.live_message_rate
+        if rate is not None:
+            now = time.monotonic()
+            burst = self.online.settings.live_message_burst
+            self._budget, wait = spend(self._budget, now - self._budget_at, rate, burst)
+            self._budget_at = now
+            if wait > 0:
+                raise _Closed(POLICY, "too many messages")
+        return text
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self._lock:
@@ -186,7 +208,7 @@ class Connection:
     async def _receive_or_kick(self, timeout: float) -> str:
         """The next message within ``timeout`` seconds, unless a cap closes this connection
         first (`_Closed` either way when none comes)."""
-        receive = asyncio.ensure_future(_receive_text(self.ws))
+        receive = asyncio.ensure_future(self.receive())
         kicked = asyncio.ensure_future(self.slot.until_kicked())
         try:
             done, _ = await asyncio.wait(
@@ -247,7 +269,7 @@ class Connection:
     async def listen(self) -> None:
         """Answer pings; anything else gets an error and changes nothing."""
         while True:
-            text = await _receive_text(self.ws)
+            text = await self.receive()
             try:
                 msg = json.loads(text) if len(text) <= MAX_MESSAGE else None
             except ValueError:
@@ -319,11 +341,13 @@ async def _serve(ws: WebSocket, online: Online, token: str, slot: Slot) -> None:
             for task in done:
                 task.result()
     except _Closed as exc:
+        LIVE_CLOSED.labels(reason=exc.reason).inc()
         with contextlib.suppress(Exception):
             if exc.message is not None:
                 await ws.send_text(json.dumps(exc.message, separators=(",", ":")))
             await ws.close(exc.code, exc.reason)
     except Full as exc:
+        LIVE_CLOSED.labels(reason=exc.reason).inc()
         with contextlib.suppress(Exception):
             await ws.close(exc.code, exc.reason)
     except (WebSocketDisconnect, RuntimeError):

@@ -18,6 +18,7 @@ from typing import Annotated
 
 import segno
 from fastapi import APIRouter, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from cardtable import fairness
@@ -402,14 +403,17 @@ def rematch(
 
 # -- after a round ---------------------------------------------------------------------------
 @router.get("/{token}/rounds/{number}", response_model=OnlineReplay, responses=_REPLAY)
-def round_replay(token: str, number: RoundNumber, player: PlayerDep, request: Request) -> Response:
+async def round_replay(
+    token: str, number: RoundNumber, player: PlayerDep, request: Request
+) -> Response:
     """A finished round of this match turn by turn with every hand shown, and for each turn
     what the strong computer would have played from that seat's view (the review's replay,
     docs/review.md), for anyone who may see the table. 409 ``wrong_phase`` until that round
     is over. Worked out once per round and process (admitted like a hint: 429
-    ``rate_limited`` beyond the caller's search rate) and kept."""
+    ``rate_limited`` beyond the caller's search rate) and kept; a request for a round being
+    worked out for another waits without holding a thread (at most 2 per player)."""
     online = _online(request)
-    record = _record(online, token)
+    record = await run_in_threadpool(_record, online, token)
     room = load_room(record)
     game = room.game
     if game is None:
@@ -420,11 +424,15 @@ def round_replay(token: str, number: RoundNumber, player: PlayerDep, request: Re
         raise wrong_phase(f"round {number} is not over: it cannot be replayed yet")
     rounds = [list(r) for r in room.moves]
 
-    def compute() -> KCReplay:
+    def checked() -> kc.Match:
         start = kc_replay.start_of(match)
         if not kc_replay.replays_to(start, rounds, match):
             raise wrong_phase("this match's moves were not all kept: it cannot be replayed")
-        out = kc_replay.computed(
+        return start
+
+    async def compute() -> KCReplay:
+        start = await run_in_threadpool(checked)
+        out = await kc_replay.computed(
             online.runtime.admission, f"online/{record.key}/round/{number}", player,
             kc_replay.with_outcomes, start, rounds, number,
         )  # fmt: skip
@@ -432,7 +440,8 @@ def round_replay(token: str, number: RoundNumber, player: PlayerDep, request: Re
         out["finished_rounds"] = done
         return KCReplay.model_validate(out)
 
-    kept = kc_replay.REPLAYS.get((f"online/{record.key}/{room.matches}", number), compute)
+    key = (f"online/{record.key}/{room.matches}", number)
+    kept = await kc_replay.REPLAYS.get(key, player, compute)
     answer = OnlineReplay.model_construct(
         **{**dict(kept), "finished_rounds": done},  # kept from an earlier ask: it grows
         names=[s.name if s.kind == "person" else None for s in room.seats],

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from fastapi.concurrency import run_in_threadpool
+
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.replay import replay_round
 from cardtable.server.core.admission import Admission
@@ -54,7 +56,7 @@ def round_moves(log: Sequence[JSON]) -> list[list[str]]:
     return rounds
 
 
-def replayed(
+async def replayed(
     admission: Admission,
     player: str,
     game_id: str,
@@ -63,21 +65,26 @@ def replayed(
     number: int,
 ) -> KCReplay:
     """`replay` of round ``number`` of the saved table ``game_id`` (the caller's: the route
-    loaded it for ``player``), computed once per process and kept (module docstring)."""
+    loaded it for ``player``), computed once per process and kept (module docstring). The
+    log is read and checked in a thread of the request pool; the engine's work is awaited."""
     match = table.match
     done = kc_replay.finished_rounds(match)
     if number > done:
         raise wrong_phase(f"round {number} is not over: it cannot be replayed yet")
 
-    def compute() -> KCReplay:
+    def checked() -> tuple[kc.Match, list[list[str]]]:
         rounds = round_moves(log_of())
         start = kc_replay.start_of(match)
         if not kc_replay.replays_to(start, rounds, match):
             raise damaged("match")
+        return start, rounds
+
+    async def compute() -> KCReplay:
+        start, rounds = await run_in_threadpool(checked)
         job = f"{game_id}/round/{number}"
-        out = kc_replay.computed(admission, job, player, with_outcomes, start, rounds, number)
+        out = await kc_replay.computed(admission, job, player, with_outcomes, start, rounds, number)
         out["seats"] = [kind for kind, _ in table.seats]
         out["finished_rounds"] = done
         return KCReplay.model_validate(out)
 
-    return kc_replay.with_finished(REPLAYS.get((game_id, number), compute), done)
+    return kc_replay.with_finished(await REPLAYS.get((game_id, number), player, compute), done)

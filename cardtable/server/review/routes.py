@@ -13,6 +13,7 @@ import time
 from typing import Annotated
 
 from fastapi import APIRouter, Path
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from cardtable import poker_squares as ps
@@ -85,22 +86,27 @@ def poker_squares(game_id: str, player: PlayerDep, store: StoreDep) -> PSReviewS
 @router.get(
     "/kings-corner/{game_id}/rounds/{number}", response_model=KCReplay, responses=_RESPONSES
 )
-def kings_corner_round(
+async def kings_corner_round(
     game_id: str, number: RoundNumber, player: PlayerDep, store: StoreDep, runtime: RuntimeDep
 ) -> Response:
     """A finished round turn by turn with every hand shown, and for each turn what the
     strong computer would have played from that seat's view. Worked out once per round (in
     the search pool, admitted like a hint: 429 ``rate_limited`` beyond the player's search
-    rate) and kept: asking again costs nothing."""
-    record = games.load(store, game_id, player, "kings-corner")
-    try:
-        table = Table.from_dict(record.state)
-    except ValueError:
-        raise damaged("match") from None
-    if number > table.match.rounds:
-        raise wrong_phase(f"the match has {table.match.rounds} rounds")
-    return games.answer(
-        review_kc.replayed(
-            runtime.admission, player, record.id, table, lambda: store.move_log(record.id), number
-        )
+    rate) and kept: asking again costs nothing. A request for a round being worked out for
+    another waits without holding a thread (at most 2 per player, 429 beyond)."""
+
+    def loaded() -> tuple[str, Table]:
+        record = games.load(store, game_id, player, "kings-corner")
+        try:
+            table = Table.from_dict(record.state)
+        except ValueError:
+            raise damaged("match") from None
+        if number > table.match.rounds:
+            raise wrong_phase(f"the match has {table.match.rounds} rounds")
+        return record.id, table
+
+    found, table = await run_in_threadpool(loaded)
+    replay = await review_kc.replayed(
+        runtime.admission, player, found, table, lambda: store.move_log(found), number
     )
+    return games.answer(replay)

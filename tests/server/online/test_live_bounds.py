@@ -33,6 +33,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from prometheus_client import REGISTRY
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -257,6 +258,49 @@ def test_binary_frames_close_with_1003_and_log_nothing(
         eventually(lambda: sockets.waiting() == 0 and len(sockets) == 0)
     errors = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert errors == [], [r.getMessage() for r in errors]
+
+
+def test_a_connection_past_its_message_budget_closes_with_1008(tmp_path: Path) -> None:
+    """Issue 45: every message spends the connection's budget, before the hello and after
+    it; the connection past it is closed (1008) and counted, and the same device's other
+    connection goes on. (The budget barely refills here: rate 0.001 a second.)"""
+
+    def closes() -> float:
+        value = REGISTRY.get_sample_value(
+            "cardtable_live_closed_total", {"reason": "too many messages"}
+        )
+        return value or 0.0
+
+    with serve(tmp_path, live_message_rate=0.001, live_message_burst=4) as server:
+        ann = server.device()
+        token = table_of(ann)
+        before = closes()
+        with open_live(server, token) as ws:  # before the hello: errors, then closed
+            for _ in range(40):
+                with contextlib.suppress(ConnectionClosed):
+                    ws.send(json.dumps({"type": "ping"}))
+            errors = 0
+            with contextlib.suppress(ConnectionClosed):
+                while True:
+                    errors += json.loads(ws.recv(timeout=10))["code"] == "invalid_message"
+            assert (ws.close_code, ws.close_reason) == (1008, "too many messages")
+            assert errors == 4
+        quiet = open_live(server, token)
+        hello(quiet, ann)
+        with open_live(server, token) as ws:  # after it: the hello and three pings answered
+            hello(ws, ann)
+            for _ in range(40):
+                with contextlib.suppress(ConnectionClosed):
+                    ws.send(json.dumps({"type": "ping"}))
+            pongs = 0
+            with contextlib.suppress(ConnectionClosed):
+                while True:
+                    pongs += json.loads(ws.recv(timeout=10))["type"] == "pong"
+            assert (ws.close_code, ws.close_reason) == (1008, "too many messages")
+            assert pongs == 3
+        assert alive(quiet)
+        quiet.close()
+        assert closes() == before + 2
 
 
 def test_origin_is_checked_against_the_site(tmp_path: Path) -> None:

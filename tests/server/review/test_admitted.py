@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 from starlette.testclient import TestClient
 
 from cardtable.server import Settings, create_app
@@ -316,6 +317,70 @@ def test_a_players_second_replay_is_refused_while_the_first_is_worked_out(
     assert first[0]["round"] == 1 and theirs[0]["round"] == 1
     # Once the first is ready, the next round may be worked out.
     assert ann.get(f"{KC}/{ann_game['id']}/rounds/2")["round"] == 2
+
+
+def test_fetches_waiting_for_a_replay_hold_no_thread(
+    two: tuple[Api, Api], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 45: 45 fetches wait for a round being worked out, more than the 40 threads of
+    the request pool, and a request that needs a thread is still answered meanwhile; once
+    the replay is ready, each of them gets it."""
+    ann, _ = two
+    game = finished_match(ann)
+    monkeypatch.setattr(kc_replay, "WAITING_PER_PLAYER", 64)
+    monkeypatch.setattr(kc_replay, "WAITING", 64)
+    held = Held(monkeypatch, [])
+    url = f"{KC}/{game['id']}/rounds/1"
+    answers: list[Any] = []
+    threads = [in_thread(lambda: ann.get(url), answers)]
+    assert held.started.acquire(timeout=WAIT)
+    try:
+        threads += [in_thread(lambda: ann.get(url), answers) for _ in range(45)]
+        end = time.monotonic() + WAIT
+        while review_kc.REPLAYS.waiting() < 45:
+            assert time.monotonic() < end, f"{review_kc.REPLAYS.waiting()} waited"
+            time.sleep(0.01)
+        # A request that needs a thread of the pool is answered.
+        assert ann.get(f"/api/kings-corner/games/{game['id']}")["id"] == game["id"]
+    finally:
+        held.open.set()
+    for thread in threads:
+        thread.join(WAIT)
+    assert len(answers) == 46 and all(a == answers[0] for a in answers)
+    assert review_kc.REPLAYS.waiting() == 0
+
+
+def test_only_two_fetches_of_a_player_wait_for_a_replay(
+    two: tuple[Api, Api], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The third fetch of one player while two wait is refused at once (429), and counted;
+    another player may still wait."""
+    ann, bob = two
+    game = finished_match(ann)
+    held = Held(monkeypatch, [])
+    url = f"{KC}/{game['id']}/rounds/1"
+    answers: list[Any] = []
+    threads = [in_thread(lambda: ann.get(url), answers)]
+    assert held.started.acquire(timeout=WAIT)
+    try:
+        threads += [in_thread(lambda: ann.get(url), answers) for _ in range(2)]
+        end = time.monotonic() + WAIT
+        while review_kc.REPLAYS.waiting() < 2:
+            assert time.monotonic() < end, "the fetches never waited"
+            time.sleep(0.01)
+        refusals = ("cardtable_waits_refused_total", {"what": "replay", "reason": "player"})
+        before = REGISTRY.get_sample_value(*refusals) or 0.0
+        refused = ann.client.get(url, headers=ann.headers)
+        assert refused.status_code == 429 and refused.headers["Retry-After"] == "2"
+        assert "already waiting" in refused.json()["message"]
+        assert REGISTRY.get_sample_value(*refusals) == before + 1
+    finally:
+        held.open.set()
+    for thread in threads:
+        thread.join(WAIT)
+    assert len(answers) == 3 and answers[0]["round"] == 1
+    # Someone else's game is still 404, never a wait for another's replay.
+    assert bob.get(url, status=404)["code"] == "not_found"
 
 
 @pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
