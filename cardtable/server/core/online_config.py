@@ -104,6 +104,12 @@ class OnlineSettings:
     longest-waiting first (docs/reliability.md, "Admission"). A step costs the server about
     2.5 ms of CPU (store, render, pushes), so the cap keeps them to a quarter of a core."""
     computer_steps_burst: int = 50
+    create_rate: float | None = 1 / 30
+    """Tables one client address may create per second, sustained, after `create_burst`
+    (an IPv6 client by its /64; None: no limit): with `max_open_tables` per player alone,
+    an address that makes many player ids could open tables without end."""
+    create_burst: int = 30
+    """Tables one client address may create at once (a classroom behind one address)."""
     max_open_tables: int | None = 10
     """Unfinished tables (in the lobby or playing) one player may have created at once; the
     next create is refused with 429 ``rate_limited`` (None: no cap)."""

@@ -47,6 +47,10 @@ REASON = (
     "Your total is far above what your own placements predicted: card after card, the next "
     "card fitted your grid much better than chance allows."
 )
+UNCHECKED = (
+    "This attempt's placements could not be read back, so its total could not be checked; "
+    "it stays off the board."
+)
 
 
 @dataclass(frozen=True)

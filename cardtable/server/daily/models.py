@@ -113,3 +113,14 @@ class DisplayName(BaseModel):
         max_length=256,
         description="Shown as at most 24 characters after NFKC normalisation; null: anonymous.",
     )
+
+
+class NameChange(BaseModel):
+    """The body of ``PUT /api/daily/me/name``: ``name`` must be given (null to be anonymous)."""
+
+    name: str | None = Field(
+        max_length=256,
+        description="Shown as at most 24 characters after NFKC normalisation; null or only "
+        "spaces: anonymous. Refused (422) when nothing in it can be seen, when it stacks more "
+        "than 3 accents on a letter, or holds a character drawn far wider than a letter.",
+    )

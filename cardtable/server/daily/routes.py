@@ -3,16 +3,19 @@
 One deal per UTC day and point table, the same for everyone: its seed is drawn once and kept
 in `daily_deals`. ``POST /api/daily/{table}/play`` deals it as an ordinary Poker Squares game
 (played with the usual move routes); the player's first attempt of the day is their entry,
-any later one is a practice replay. An entry is settled when the player next reads the daily
-(`settle`): counted if the deal was finished unassisted, and on the board if the player id
-was created before the day began, unless its total is implausible given its own placements
-(`fairplay`): then it is held for review, off the board.
+any later one is a practice replay. An entry is settled as soon as its deal is finished
+(`settle`, run after the finishing move's answer, `records.when_finished`; and again
+whenever the player reads the daily, for an entry a stopped process left open): counted if
+the deal was finished unassisted, and on the board if the player id was created before the
+day began, unless its total is implausible given its own placements (`fairplay`): then it
+is held for review, off the board. Retention keeps the game of an entry not yet settled
+(`Store.prune`), and an entry whose game cannot be read back is held too, never ranked
+unchecked.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any
@@ -22,10 +25,10 @@ from fastapi import APIRouter, Query, Request
 from cardtable.poker_squares import ENGINE
 from cardtable.poker_squares.game import Game
 from cardtable.server.core import retention
-from cardtable.server.core.errors import damaged, not_found, responses
+from cardtable.server.core.errors import ApiError, damaged, not_found, responses
 from cardtable.server.core.runtime import RuntimeDep, StoreDep
 from cardtable.server.core.store import Store
-from cardtable.server.daily import fairplay
+from cardtable.server.daily import fairplay, names
 from cardtable.server.daily.models import (
     DailyBar,
     DailyBoard,
@@ -35,6 +38,7 @@ from cardtable.server.daily.models import (
     DailyPlay,
     DailyRow,
     DisplayName,
+    NameChange,
     Provisional,
     Streak,
     Table,
@@ -42,7 +46,7 @@ from cardtable.server.daily.models import (
 from cardtable.server.daily.store import DailyStore, Entry, Settled
 from cardtable.server.devices.public import PlayerDep
 from cardtable.server.games.public import PS_KIND as KIND
-from cardtable.server.games.public import StatsStore
+from cardtable.server.games.public import StatsStore, records
 from cardtable.server.games.public import render_ps as render
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
@@ -51,8 +55,6 @@ TABLES: tuple[Table, ...] = ("american", "british")
 TARGET = "normal"
 PREVIOUS_DAYS = 30
 SETTLE_BATCH = 100
-NAME_MAX = 24
-ZWJ = "\u200d"  # joins emoji sequences; every other format character is dropped
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -99,19 +101,30 @@ def _settle(store: Store, player: str, entry: Entry) -> None:
     if first is None or first.total is None:
         daily.close(player, entry, None)
         return
-    lines: list[str | None] = [None] * 10
     game = None
     if record is not None:
         try:
             game = ENGINE.from_dict(record.state)
-            lines = [None if h is None else h.key for h in game.line_hands]
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
             game = None
+    if game is None or not game.is_over:
+        # Nothing to judge it by (retention keeps an open entry's game, so only a damaged
+        # game gets here): never ranked unchecked.
+        unchecked = Settled(first.total, None, first.practice, first.finished_at)
+        if first.practice:
+            daily.close(player, entry, unchecked)
+        else:
+            daily.hold(player, entry, unchecked)
+        return
+    lines = [None if h is None else h.key for h in game.line_hands]
     settled = Settled(first.total, lines, first.practice, first.finished_at)
-    if not first.practice and game is not None and game.is_over and _implausible(game):
+    if not first.practice and _implausible(game):
         daily.hold(player, entry, settled)
         return
     daily.close(player, entry, settled)
+
+
+records.when_finished(KIND, "daily", settle)
 
 
 def _implausible(game: Game) -> bool:
@@ -152,7 +165,9 @@ def _me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
             players=players,
             percentile=round(100 * at_or_below / players, 1) if players else None,
         )
-    review_reason = fairplay.REASON if entry.status == "review" else None
+    review_reason = None
+    if entry.status == "review":
+        review_reason = fairplay.REASON if entry.lines is not None else fairplay.UNCHECKED
     return DailyMe(
         status=entry.status,  # type: ignore[arg-type]
         game_id=entry.game_id,
@@ -267,25 +282,16 @@ def _created_before(store: Store, player: str, moment: datetime) -> bool:
         raise damaged("player") from None
 
 
-@router.put("/me/name", response_model=DisplayName, responses=responses(401))
-def set_name(body: DisplayName, player: PlayerDep, store: StoreDep) -> DisplayName:
-    """Set the display name on the boards, as it will show: NFKC-normalised, trimmed, without
-    control, format or unassigned characters, at most 24 characters. Null, or a text with
-    nothing left, makes the player anonymous."""
-    name = None if body.name is None else clean_name(body.name)
+@router.put("/me/name", response_model=DisplayName, responses=responses(401, 422))
+def set_name(body: NameChange, player: PlayerDep, store: StoreDep) -> DisplayName:
+    """Set the display name on the boards, as it will show (`names`: NFKC-normalised,
+    trimmed, without control, format or blank characters, at most 24 characters). 422 for a
+    body without ``name``, or a name that would show nothing a reader can see, stacks
+    accents or holds a character drawn far wider than a letter. Null, or a text of spaces,
+    makes the player anonymous."""
+    try:
+        name = None if body.name is None else names.clean(body.name)
+    except names.Refused as exc:
+        raise ApiError(422, "invalid_name", f"name: {exc}") from None
     DailyStore(store).set_name(player, name)
     return DisplayName(name=name)
-
-
-def clean_name(text: str) -> str | None:
-    name = unicodedata.normalize("NFKC", text)
-    kept = "".join(
-        ch
-        for ch in name
-        if ch == ZWJ
-        or not (
-            unicodedata.category(ch).startswith("C") or unicodedata.category(ch) in ("Zl", "Zp")
-        )
-    )
-    kept = " ".join(kept.split())[:NAME_MAX].strip()
-    return kept or None

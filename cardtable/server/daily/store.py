@@ -58,7 +58,8 @@ class Settled:
     """What a finished game says about an entry: its total, hands per line and practice."""
 
     total: int
-    lines: list[str | None]
+    lines: list[str | None] | None
+    """None: the game could not be read back (held unchecked, `routes._settle`)."""
     practice: bool
     finished_at: str
 

@@ -193,7 +193,10 @@ def _move(
     saved = games.change(
         state.runtime, player_id, now_of(state), game_id, KIND, version, render, play
     )
-    return games.answer(render(saved, played[-1]))
+    answer = games.answer(render(saved, played[-1]))
+    if played[-1].is_over:
+        answer.background = games.after_finish(state.runtime.store, KIND, saved.player)
+    return answer
 
 
 @router.post("/games/{game_id}/hint", response_model=PSHint, responses=_WRITE)

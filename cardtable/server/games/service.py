@@ -11,6 +11,7 @@ import contextvars
 import functools
 import inspect
 import json
+import logging
 import re
 from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +21,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
+from starlette.background import BackgroundTask
 from starlette.responses import Response
 
 from cardtable.server.core.errors import ApiError, invalid, not_found, wrong_phase
@@ -120,6 +122,36 @@ def change(
     except StaleVersion:
         # Another process saved the game between this move's read and its write.
         raise lost(runtime.store, found[-1], render) from None
+
+
+log = logging.getLogger("cardtable.server")
+
+Finished = Callable[[Store, str], None]
+"""What another feature does once a player's game of a kind is finished: (store, player)."""
+_FINISHED: dict[str, dict[str, Finished]] = {}
+
+
+def when_finished(kind: str, name: str, hook: Finished) -> None:
+    """Run ``hook`` after every move that finishes a game of ``kind`` (the daily judges and
+    settles its entry then: docs/daily.md). It runs after the answer is sent, in a thread;
+    a failure is logged, and whatever it does must also happen later without it."""
+    _FINISHED.setdefault(kind, {})[name] = hook
+
+
+def after_finish(store: Store, kind: str, player: str) -> BackgroundTask | None:
+    """The hooks for a game of ``kind`` just finished, as the answer's background task."""
+    hooks = list(_FINISHED.get(kind, {}).items())
+    if not hooks:
+        return None
+
+    def run() -> None:
+        for name, hook in hooks:
+            try:
+                hook(store, player)
+            except Exception:
+                log.exception("after a finished %s game: %s failed", kind, name)
+
+    return BackgroundTask(run)
 
 
 def requested_seed(runtime: Runtime, request: Request) -> int | None:

@@ -17,6 +17,7 @@ import re
 import secrets
 import unicodedata
 
+from cardtable.server.core import names
 from cardtable.server.core.errors import ApiError
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -56,7 +57,8 @@ def invalid_name(message: str) -> ApiError:
 
 def display_name(text: str) -> str:
     """The name as shown: NFKC-normalised and trimmed; 422 ``invalid_name`` when it is empty,
-    longer than 24 characters, or holds a control, format, private or unassigned character."""
+    longer than 24 characters, holds a control, format, private or unassigned character, or
+    fails `names.check_seen` (shows nothing, stacks accents, or is drawn far too wide)."""
     name = unicodedata.normalize("NFKC", text).strip()
     if not name:
         raise invalid_name("a name needs at least one visible character")
@@ -66,4 +68,8 @@ def display_name(text: str) -> str:
         category = unicodedata.category(ch)
         if (category.startswith("C") and ch != _ZWJ) or category in ("Zl", "Zp"):
             raise invalid_name(f"a name may not contain the character U+{ord(ch):04X}")
+    try:
+        names.check_seen(name)
+    except names.Refused as exc:
+        raise invalid_name(f"name: {exc}") from None
     return name

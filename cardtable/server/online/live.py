@@ -316,7 +316,10 @@ async def _serve(ws: WebSocket, online: Online, token: str, slot: Slot) -> None:
         record = await run_in_threadpool(online.store.load, conn.key)
         if record is None:
             raise _Closed(NO_TABLE, "no such table")
-        conn.seated = bool(load_room(record).seats_of(conn.player))
+        room = load_room(record)
+        conn.seated = bool(room.seats_of(conn.player))
+        if version is not None and not room.had(version):
+            version = None  # a version the table never had: the table alone, no events
         online.sockets.said_hello(slot, conn.player, seated=conn.seated)
         if slot.kicked is not None:  # while its hello was checked: no presence for it
             raise slot.kicked

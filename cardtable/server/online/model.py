@@ -348,6 +348,11 @@ class Room:
     def events_since(self, version: int) -> list[kc.Event]:
         return [e for v, es in self.events if v > version for e in es]
 
+    def had(self, version: int) -> bool:
+        """Whether the table has had ``version`` (a device's hello names the version it
+        holds: any other gets the table alone, with no events)."""
+        return 1 <= version <= self.version
+
     # -- lobby ---------------------------------------------------------------------------
     def join(self, player: str, name: str, seat: int | None, now: float) -> Room | None:
         """``player`` takes ``seat`` (or the first open one); None when they already sit."""
@@ -495,7 +500,10 @@ class Room:
         moves = self.moves
         if moves and moves[-1]:
             moves = (*moves[:-1], moves[-1][:-1])
-        room = self._next(game=game, log_total=total, moves=moves)
+        # What the undone play told never leaves the server again: its events go with it
+        # (each play adds one entry, and only the player's own last play can be undone).
+        events = self.events[:-1]
+        room = self._next(game=game, log_total=total, moves=moves, events=events)
         return self._bumped(room._settled(now, moved=True))
 
     def reveal(self, player: str, now: float) -> Room:

@@ -187,10 +187,12 @@ def too_many_tables(most: int | None, lobby_hours: float) -> ApiError:
 @router.post("", status_code=201, response_model=Created, responses=_WRITE)
 def create(body: NewTable, player: PlayerDep, runtime: RuntimeDep, request: Request) -> Created:
     """A new table; seat 0 is the caller ("me"), who hosts it. A player has at most
-    `OnlineSettings.max_open_tables` unfinished tables (429 ``rate_limited`` beyond); making
-    one deletes the player's oldest finished tables beyond `max_finished_tables`."""
+    `OnlineSettings.max_open_tables` unfinished tables, and a client address creates at most
+    `create_burst` at once and `create_rate` a second after (429 ``rate_limited`` beyond);
+    making one deletes the player's oldest finished tables beyond `max_finished_tables`."""
     online = _online(request)
     settings = online.settings
+    runtime.limit(online.create_limit, _address(request))
     if body.seats[0].kind != "me" or any(s.kind == "me" for s in body.seats[1:]):
         raise invalid('seats: seat 0, and only seat 0, is "me"')
     if body.turn_timer is not None and body.turn_timer not in settings.turn_timers:

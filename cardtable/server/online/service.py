@@ -56,6 +56,7 @@ class Online:
         self.lookup_limit = _buckets(s.lookup_rate, s.lookup_burst)
         self.lookups_limit = _buckets(s.lookups_rate, s.lookups_burst)
         self.join_limit = _buckets(s.join_rate, s.join_burst)
+        self.create_limit = _buckets(s.create_rate, s.create_burst)
         self.table_limit = _buckets(s.table_rate, s.table_burst)
         self.qr_limit = _buckets(s.qr_rate, s.qr_burst)
         self.live: set[str] = set()

@@ -212,8 +212,21 @@ def test_display_name(app: FastAPI, api: Api, clock: Clock) -> None:
     # At most 24 characters once normalised; control and format characters are dropped.
     assert api.call("PUT", name, {"name": "x" * 30}) == {"name": "x" * 24}
     assert api.call("PUT", name, {"name": "a\u0000b\u200bc"}) == {"name": "abc"}
-    assert api.call("PUT", name, {"name": "\u0001 "}) == {"name": None}
+    assert api.call("PUT", name, {"name": "   "}) == {"name": None}
     api.call("PUT", name, {"name": "x" * 257}, status=422)
+    # Issue 45: a body without a name changes nothing; names that show nothing, pile up
+    # accents or are drawn far wider than their length are refused.
+    assert api.call("PUT", name, {"name": "Kim"}) == {"name": "Kim"}
+    assert api.call("PUT", name, {}, status=422)["code"] == "invalid_request"
+    for refused in ("\u0001 ", "\u0301\u0301\u0301", "\u3164\u3164", "\ufdfd" * 10, "a\u2e3b",
+                    "Z" + "\u0336\u0334\u0308\u0327\u0335", "\U00012219"):  # fmt: skip
+        answer = api.call("PUT", name, {"name": refused}, status=422)
+        assert answer["code"] == "invalid_name", refused
+    assert board(api)["display_name"] == "Kim"
+    # Accents a script needs, and emoji sequences, are kept.
+    assert api.call("PUT", name, {"name": "क्षि Ñandú 👩\u200d💻"}) == {
+        "name": "क्षि Ñandú 👩\u200d💻"
+    }
     # Markup is kept as text: the page shows it with textContent.
     assert api.call("PUT", name, {"name": "<b>&</b>"}) == {"name": "<b>&</b>"}
     assert board(api)["board"]["top"][0]["name"] == "<b>&</b>"

@@ -162,6 +162,37 @@ def test_closing_codes(database: Callable[..., Settings]) -> None:
         assert table["spectators"] == 0
 
 
+def test_a_late_hello_never_hears_an_undone_play(database: Callable[..., Settings]) -> None:
+    """Issue 45: a play and its undo, then devices saying hello with the version before the
+    play, with 0 (a version the table never had) and with one from the future: none is told
+    of the undone card; the first hears nothing older than its version, the others get the
+    table alone."""
+    with serve(database()) as server:
+        ann, bob, table = two_players(server)
+        token = table["token"]
+        table = ann.act(table, "start")
+        devices = {0: ann, 1: bob}
+        for _ in range(20):  # to the first turn that can play a card
+            mover = devices[table["turn"]["seat"]]
+            mine = mover.get(token)
+            plays = [m for m in mine["view"]["legal_moves"] if m != "end"]
+            if plays:
+                break
+            table = mover.act(mine, "moves", move="end")
+        assert plays, "no one could play a card in 20 turns"
+        before = mine
+        played = mover.act(mine, "moves", move=plays[0])
+        assert [e["kind"] for e in played["events"]][:1] in (["play"], ["pile_move"])
+        undone = mover.act(played, "undo")
+        assert sorted(undone["view"]["hand"]) == sorted(before["view"]["hand"])
+        for version in (before["version"], 0, -5, undone["version"] + 1000):
+            with mover.live(server.base, token, version=version) as live:
+                first = live.receive()["table"]
+                assert first["version"] >= undone["version"]
+                assert first["events"] == [], (version, first["events"])
+                assert sorted(first["view"]["hand"]) == sorted(before["view"]["hand"])
+
+
 @pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_grace_stand_in_and_return(database: Callable[..., Settings]) -> None:
     """Bob's device drops: reconnecting, then away after the grace period and a computer

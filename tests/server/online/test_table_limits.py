@@ -98,6 +98,29 @@ def test_the_eleventh_unfinished_table_is_refused(app: FastAPI) -> None:
     assert ann.create(status=429)["code"] == "rate_limited"
 
 
+def test_one_address_opens_a_bounded_number_of_tables(tmp_path: Path) -> None:
+    """Issue 45: many player ids from one address open `create_burst` tables, then 429; a
+    client at another address is not held back."""
+    settings = Settings(
+        data_dir=tmp_path / "data",
+        database_url=None,
+        player_rate=None,
+        signup_rate=None,
+        online=OnlineSettings(create_rate=0.001, create_burst=5),
+    )
+    app = create_app(settings)
+    try:
+        crowd = TestClient(app, client=("203.0.113.7", 50000))
+        made = [Device(crowd).create()["token"] for _ in range(5)]
+        assert len(set(made)) == 5
+        refused = Device(crowd).create(status=429)
+        assert refused["code"] == "rate_limited"
+        elsewhere = TestClient(app, client=("198.51.100.9", 50000))
+        assert Device(elsewhere).create()["table"]["phase"] == "lobby"
+    finally:
+        app.state.runtime.close()
+
+
 def test_creates_at_once_never_go_past_the_cap(app: FastAPI) -> None:
     ann = Device(TestClient(app))
     online: Online = app.state.online

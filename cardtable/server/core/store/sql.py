@@ -75,6 +75,13 @@ def _game(row: Sequence[Any]) -> GameRecord:
     )
 
 
+_UNSETTLED = (
+    "AND id NOT IN (SELECT game_id FROM daily_entries WHERE player = ? AND status = 'open')"
+)
+"""Retention never removes a game whose daily entry is not settled yet (docs/daily.md): its
+fair-play judgement needs the placements."""
+
+
 class SqlStore(Store):
     """`Store` over any DB-API database; subclasses give `transaction` and `_conflict`."""
 
@@ -291,8 +298,8 @@ class SqlStore(Store):
                 for r in self._run(
                     tx,
                     "SELECT id FROM games WHERE player = ? AND kind = ? AND finished = 0 "
-                    "AND current = 0 ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
-                    (player, kind, _BATCH, max(0, keep.unfinished - 1)),
+                    f"AND current = 0 {_UNSETTLED} ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+                    (player, kind, player, _BATCH, max(0, keep.unfinished - 1)),
                 ).fetchall()
             ]
             old += [
@@ -300,8 +307,8 @@ class SqlStore(Store):
                 for r in self._run(
                     tx,
                     "SELECT id FROM games WHERE player = ? AND kind = ? AND finished = 1 "
-                    "ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
-                    (player, kind, _BATCH, keep.finished),
+                    f"{_UNSETTLED} ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
+                    (player, kind, player, _BATCH, keep.finished),
                 ).fetchall()
             ]
             deleted = self._delete_games(tx, old)
