@@ -105,3 +105,6 @@ _.close_timeout
 # A module-level __getattr__ (PEP 562): uvicorn's workers import
 # "cardtable.cli.serve_workers:http_protocol" and ":ws_protocol", which it builds on first use.
 __getattr__
+
+# Starlette runs a response's background task after sending it (the daily's finish hook).
+_.background

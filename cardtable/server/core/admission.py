@@ -18,7 +18,7 @@ A search is let in only if all of these hold, checked in this order and each ref
 
 Work a person asks for but that must never delay a hint or a computer step (the first
 replay of a Kings Corner round: up to a few seconds of engine work) is admitted by
-`reserve_spare` instead: one at a time per player (else 429 ``rate_limited``), at most
+`reserve_spare_async` instead: one at a time per player (else 429 ``rate_limited``), at most
 `SPARE_WAITING` such requests in the process at once (else 503), the player's search token,
 and then only a *spare* slot, one that no request is waiting for (`spare_slot`), looked for
 every `SPARE_POLL` seconds for up to `spare_wait` seconds (then 503). A hint that arrives
@@ -68,9 +68,9 @@ from cardtable.server.core.settings import Settings
 
 T = TypeVar("T")
 SPARE_POLL = 0.02
-"""Seconds between two looks for a spare search slot (`reserve_spare`)."""
+"""Seconds between two looks for a spare search slot (`reserve_spare_async`)."""
 SPARE_WAITING = 8
-"""Requests admitted by `reserve_spare` that may wait or run at once in a process."""
+"""Requests admitted by `reserve_spare_async` that may wait or run at once in a process."""
 
 
 def busy() -> ApiError:
@@ -132,31 +132,14 @@ class Admission:
             with self._lock:
                 self._games.discard(game_id)
 
-    @contextmanager
-    def reserve_spare(self, job: str, player: str, *, wait: float) -> Iterator[None]:
-        """Hold ``job``'s reservation and a spare search slot, for work that must not delay
-        requests (module docstring): 429 while the player already has such work in this
-        process or has no search token, 503 when `SPARE_WAITING` are in already or no slot
-        is spare within ``wait`` seconds."""
-        self._enter_spare(job, player)
-        try:
-            deadline = time.monotonic() + wait
-            while True:
-                with spare_slot(self) as held:
-                    if held:
-                        yield
-                        return
-                if time.monotonic() >= deadline:
-                    raise overloaded()
-                time.sleep(SPARE_POLL)
-        finally:
-            self._leave_spare(job, player)
-
     @asynccontextmanager
     async def reserve_spare_async(
         self, job: str, player: str, *, wait: float
     ) -> AsyncIterator[None]:
-        """`reserve_spare` for a coroutine: the looks for a spare slot are awaited, so a
+        """Hold ``job``'s reservation and a spare search slot, for work that must not delay
+        requests (module docstring): 429 while the player already has such work in this
+        process or has no search token, 503 when `SPARE_WAITING` are in already or no slot
+        is spare within ``wait`` seconds. The looks for a spare slot are awaited, so a
         request waiting for one holds no thread."""
         self._enter_spare(job, player)
         try:

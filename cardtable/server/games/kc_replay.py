@@ -14,7 +14,7 @@ A replay costs tens of milliseconds to a few seconds of CPU (every turn's strong
 two play-outs for each turn played differently from it), and a finished round never
 changes, so each is computed once per process. The engine's work runs in the search pool,
 admitted so that no replay starts while a hint or a computer step waits for a slot
-(`computed`: `Admission.reserve_spare`, one replay at a time per player, the player's
+(`computed`: `Admission.reserve_spare_async`, one replay at a time per player, the player's
 search tokens, a spare search slot), and its result is kept in the bounded `REPLAYS` cache
 (`REPLAYS_KEPT`, least recently used first out), validated as the answer's model once. Two
 fetches of one round at once compute it once (the second waits for the first, on the
