@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -257,6 +258,10 @@ _POOLS_LOCK = threading.Lock()
 _USERS: dict[int, int] = {}  # workers -> Admissions holding that pool (warm, run; until close)
 _KEPT = 0  # > 0: pools with no user stay up (`kept`)
 _WATCH: dict[int, Any] = {}  # id(pool) -> (reader, writer): the pipe a worker watches
+WORKER_NICE = 5
+"""How much lower the search workers' CPU priority is than the server's: on a machine with
+few cores a search never takes the CPU that answering requests needs (a niceness 5 lower gets
+about a third of the CPU share when both want it)."""
 SHUTDOWN_WAIT = 5.0
 """Seconds a stopping app waits for the search workers to finish before killing them."""
 KILL_WAIT = 5.0
@@ -349,8 +354,11 @@ def _stop(pool: Executor) -> None:
 
 
 def _start_worker(parent: Any, parent_pid: int) -> None:
-    """A new search worker: exit on its own when the server process is gone, leave Ctrl-C
-    to the server (which stops the pool), then preload the engines."""
+    """A new search worker: a lower CPU priority than the server's (`WORKER_NICE`), exit on
+    its own when the server process is gone, leave Ctrl-C to the server (which stops the
+    pool), then preload the engines."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICE)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     atexit.register(_exit_now)
     threading.Thread(

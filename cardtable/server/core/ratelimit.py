@@ -94,6 +94,18 @@ class TokenBuckets:
                 self._buckets.popitem(last=False)
             return wait
 
+    def empty(self, key: str) -> float:
+        """The seconds until ``key`` has a token again (0.0: it has one now); nothing taken,
+        and a key not seen yet has a full bucket."""
+        now = self.clock()
+        with self._lock:
+            found = self._buckets.get(key)
+        if found is None:
+            return 0.0
+        tokens, at = found
+        tokens = min(self.burst, tokens + max(0.0, now - at) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
 
 def retry_after(wait: float) -> str:
     """The ``Retry-After`` header value: whole seconds, at least 1."""

@@ -1,11 +1,13 @@
 """What one app instance holds: its settings, its store (opened on first use) and its rate
-limits. Request handlers reach it through the dependencies below. It keeps no cache of player
-ids: a credential is read from the store on every request (players.py), so one signed out or
-deleted is refused at once in every process."""
+limits. Request handlers reach it through the dependencies below. A credential is read from
+the store on every request that goes ahead (players.py), so one signed out or deleted is
+refused at once in every process; which player a credential last authenticated as is kept
+only to refuse a request over its player's rate before that read (`limited`)."""
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from datetime import datetime
 from typing import Annotated
 
@@ -21,6 +23,8 @@ from cardtable.server.core.store import Store, StoreError, open_store
 
 SITE_CLAIMS = "site-claims"
 """Transfer-code claims, the whole site (`Settings.site_claim_rate`)."""
+SEEN_KEPT = 10_000
+"""Credentials whose player `Runtime.limited` remembers (least recently seen out first)."""
 SITE_LOOKUPS = "site-lookups"
 """Room-code lookups, the whole site (`Settings.site_lookup_rate`)."""
 
@@ -45,6 +49,30 @@ class Runtime:
             SITE_LOOKUPS: _stored(settings.site_lookup_rate, settings.site_lookup_burst),
         }
         self.admission = Admission(settings)
+        self._seen: OrderedDict[str, str] = OrderedDict()
+        """Credential key -> player, as last authenticated (`seen`, `limited`)."""
+
+    def seen(self, cred: str, player: str) -> None:
+        """Remember that ``cred`` authenticated as ``player`` (the newest `SEEN_KEPT`)."""
+        with self._lock:
+            self._seen[cred] = player
+            self._seen.move_to_end(cred)
+            if len(self._seen) > SEEN_KEPT:
+                self._seen.popitem(last=False)
+
+    def limited(self, cred: str) -> None:
+        """429 ``rate_limited`` at once when ``cred`` last authenticated as a player whose
+        request bucket is empty: a client over its rate costs no store read and no thread.
+        Only ever refuses: the request that goes on is authenticated from the store."""
+        buckets = self.player_limit
+        if buckets is None:
+            return
+        with self._lock:
+            player = self._seen.get(cred)
+        if player is not None:
+            wait = buckets.empty(player)
+            if wait > 0:
+                raise rate_limited(retry_after(wait))
 
     def limit(self, buckets: TokenBuckets | None, key: str) -> None:
         """Take one token for ``key``, or answer 429 ``rate_limited`` with Retry-After."""

@@ -76,10 +76,13 @@ async def current_device(
     """The caller's device credential (see `authenticate`)."""
     if x_player_id is None or not PLAYER_ID.fullmatch(x_player_id):
         raise no_player()  # made-up ids cost no store read
+    cred = player_key(x_player_id)
+    runtime.limited(cred)  # a player over its rate: 429 before the store is read
     now = devices.now_of(request.app.state)
     device = await run_in_threadpool(authenticate, runtime, x_player_id, now)
     # Only known ids get a bucket: made-up ids are refused above and cost no memory here.
     runtime.limit(runtime.player_limit, device.player)
+    runtime.seen(cred, device.player)
     return device
 
 

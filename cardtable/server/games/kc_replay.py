@@ -304,6 +304,14 @@ class Replays:
                 busy.set_result(None)
         raise overloaded()
 
+    def check(self, player: str) -> None:
+        """429 at once while ``player`` already has `WAITING_PER_PLAYER` fetches waiting: a
+        route asks before it reads the game, so such a fetch costs no store read."""
+        with self._lock:
+            if self._waiting.get(player, 0) >= WAITING_PER_PLAYER:
+                WAITS_REFUSED.labels(what="replay", reason="player").inc()
+                raise too_many_waiting()
+
     def _wait_in(self, player: str) -> None:
         """Count ``player`` as waiting (under the lock), or refuse them."""
         if self._waiting.get(player, 0) >= WAITING_PER_PLAYER:

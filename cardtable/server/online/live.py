@@ -345,6 +345,12 @@ async def _serve(ws: WebSocket, online: Online, token: str, slot: Slot) -> None:
                 task.result()
     except _Closed as exc:
         LIVE_CLOSED.labels(reason=exc.reason).inc()
+        evict = ws.scope.get("extensions", {}).get(EVICT)
+        if exc.code == POLICY and evict is not None:
+            # A flood: the close frame goes out and the socket stops reading at once, rather
+            # than parsing what the peer keeps sending until its close reply comes.
+            evict(exc.code, exc.reason)
+            return
         with contextlib.suppress(Exception):
             if exc.message is not None:
                 await ws.send_text(json.dumps(exc.message, separators=(",", ":")))

@@ -415,6 +415,7 @@ async def round_replay(
     ``rate_limited`` beyond the caller's search rate) and kept; a request for a round being
     worked out for another waits without holding a thread (at most 2 per player)."""
     online = _online(request)
+    kc_replay.REPLAYS.check(player)
     record = await run_in_threadpool(_record, online, token)
     room = load_room(record)
     game = room.game

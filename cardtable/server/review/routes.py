@@ -105,6 +105,7 @@ async def kings_corner_round(
             raise wrong_phase(f"the match has {table.match.rounds} rounds")
         return record.id, table
 
+    review_kc.REPLAYS.check(player)
     found, table = await run_in_threadpool(loaded)
     replay = await review_kc.replayed(
         runtime.admission, player, found, table, lambda: store.move_log(found), number
