@@ -261,18 +261,27 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:
             scope["extensions"][EVICT] = self.evict
 
-    def evict(self, code: int, reason: str) -> None:
+    def evict(self, code: int, reason: str, *, linger: bool = False) -> None:
         """Close now: the close frame is written and the socket closed without waiting for
         the peer's answer or for the app's handler (which is told the connection is gone).
-        What the app calls when a cap lets a newer connection in (online/hub.py)."""
-        if self.close_sent or self.transport is None or self.transport.is_closing():
+        What the app calls when a cap lets a newer connection in (online/hub.py). With
+        ``linger`` (a flood, online/live.py) nothing more is read, but the socket stays open
+        for `CLOSE_TIMEOUT` so the peer reads what was sent before the close frame (closing
+        a socket with unread data resets it, and the peer may lose its last messages)."""
+        transport = self.transport
+        if self.close_sent or transport is None or transport.is_closing():
             return
         if self.handshake_complete:
             self.conn.send_close(code, reason)
-            self.transport.write(b"".join(self.conn.data_to_send()))
+            transport.write(b"".join(self.conn.data_to_send()))
         self.close_sent = True
         self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
-        self.transport.close()
+        if linger:
+            transport.pause_reading()
+            self.read_paused = True
+            self.loop.call_later(CLOSE_TIMEOUT, transport.close)
+            return
+        transport.close()
 
     def _drop_closing(self, excess: int) -> None:
         """Over the cap: abort sockets that have sent their close and only wait for the

@@ -349,7 +349,7 @@ async def _serve(ws: WebSocket, online: Online, token: str, slot: Slot) -> None:
         if exc.code == POLICY and evict is not None:
             # A flood: the close frame goes out and the socket stops reading at once, rather
             # than parsing what the peer keeps sending until its close reply comes.
-            evict(exc.code, exc.reason)
+            evict(exc.code, exc.reason, linger=True)
             return
         with contextlib.suppress(Exception):
             if exc.message is not None:
