@@ -108,3 +108,6 @@ __getattr__
 
 # Starlette runs a response's background task after sending it (the daily's finish hook).
 _.background
+
+# uvicorn's WebSocket protocol reads it (resumes reading when the app's queue empties).
+_.read_paused
