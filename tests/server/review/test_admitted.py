@@ -9,6 +9,7 @@ one at a chosen point; the pool itself is the hint's (tests/server/core/test_adm
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Iterator
@@ -319,6 +320,27 @@ def test_a_players_second_replay_is_refused_while_the_first_is_worked_out(
     assert ann.get(f"{KC}/{ann_game['id']}/rounds/2")["round"] == 2
 
 
+@contextlib.contextmanager
+def waiting(monkeypatch: pytest.MonkeyPatch, api: Api, url: str, n: int) -> Iterator[list[Any]]:
+    """One fetch of ``url`` held while the engine works it out and ``n`` more waiting for
+    it; once the block ends the engine is let go, and the list holds every answer."""
+    held = Held(monkeypatch, [])
+    answers: list[Any] = []
+    threads = [in_thread(lambda: api.get(url), answers)]
+    assert held.started.acquire(timeout=WAIT)
+    try:
+        threads += [in_thread(lambda: api.get(url), answers) for _ in range(n)]
+        end = time.monotonic() + WAIT
+        while review_kc.REPLAYS.waiting() < n:
+            assert time.monotonic() < end, f"{review_kc.REPLAYS.waiting()} of {n} waited"
+            time.sleep(0.01)
+        yield answers
+    finally:
+        held.open.set()
+        for thread in threads:
+            thread.join(WAIT)
+
+
 def test_fetches_waiting_for_a_replay_hold_no_thread(
     two: tuple[Api, Api], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -329,23 +351,9 @@ def test_fetches_waiting_for_a_replay_hold_no_thread(
     game = finished_match(ann)
     monkeypatch.setattr(kc_replay, "WAITING_PER_PLAYER", 64)
     monkeypatch.setattr(kc_replay, "WAITING", 64)
-    held = Held(monkeypatch, [])
-    url = f"{KC}/{game['id']}/rounds/1"
-    answers: list[Any] = []
-    threads = [in_thread(lambda: ann.get(url), answers)]
-    assert held.started.acquire(timeout=WAIT)
-    try:
-        threads += [in_thread(lambda: ann.get(url), answers) for _ in range(45)]
-        end = time.monotonic() + WAIT
-        while review_kc.REPLAYS.waiting() < 45:
-            assert time.monotonic() < end, f"{review_kc.REPLAYS.waiting()} waited"
-            time.sleep(0.01)
+    with waiting(monkeypatch, ann, f"{KC}/{game['id']}/rounds/1", 45) as answers:
         # A request that needs a thread of the pool is answered.
         assert ann.get(f"/api/kings-corner/games/{game['id']}")["id"] == game["id"]
-    finally:
-        held.open.set()
-    for thread in threads:
-        thread.join(WAIT)
     assert len(answers) == 46 and all(a == answers[0] for a in answers)
     assert review_kc.REPLAYS.waiting() == 0
 
@@ -353,31 +361,17 @@ def test_fetches_waiting_for_a_replay_hold_no_thread(
 def test_only_two_fetches_of_a_player_wait_for_a_replay(
     two: tuple[Api, Api], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The third fetch of one player while two wait is refused at once (429), and counted;
-    another player may still wait."""
+    """The third fetch of one player while two wait is refused at once (429), and counted."""
     ann, bob = two
     game = finished_match(ann)
-    held = Held(monkeypatch, [])
     url = f"{KC}/{game['id']}/rounds/1"
-    answers: list[Any] = []
-    threads = [in_thread(lambda: ann.get(url), answers)]
-    assert held.started.acquire(timeout=WAIT)
-    try:
-        threads += [in_thread(lambda: ann.get(url), answers) for _ in range(2)]
-        end = time.monotonic() + WAIT
-        while review_kc.REPLAYS.waiting() < 2:
-            assert time.monotonic() < end, "the fetches never waited"
-            time.sleep(0.01)
-        refusals = ("cardtable_waits_refused_total", {"what": "replay", "reason": "player"})
+    refusals = ("cardtable_waits_refused_total", {"what": "replay", "reason": "player"})
+    with waiting(monkeypatch, ann, url, 2) as answers:
         before = REGISTRY.get_sample_value(*refusals) or 0.0
         refused = ann.client.get(url, headers=ann.headers)
         assert refused.status_code == 429 and refused.headers["Retry-After"] == "2"
         assert "already waiting" in refused.json()["message"]
         assert REGISTRY.get_sample_value(*refusals) == before + 1
-    finally:
-        held.open.set()
-    for thread in threads:
-        thread.join(WAIT)
     assert len(answers) == 3 and answers[0]["round"] == 1
     # Someone else's game is still 404, never a wait for another's replay.
     assert bob.get(url, status=404)["code"] == "not_found"
