@@ -26,6 +26,7 @@ TEXT = {
         "create": "Create table",
         "online_note": "Friends join on their own devices",
         "shared_note": "People share this device",
+        "computer_note": "You play against the computer",
     },
     "ja": {
         "home_button": "友だちと遊ぶ",
@@ -33,6 +34,7 @@ TEXT = {
         "create": "テーブルを作る",
         "online_note": "友だちはそれぞれ自分の端末から参加します",
         "shared_note": "1台を回して遊びます",
+        "computer_note": "コンピューターと対戦します",
     },
 }
 
@@ -97,7 +99,7 @@ def test_friends_button_on_the_kings_corner_page(page: Page) -> None:
     page.goto(KC)
     expect(page.locator("#setup")).to_be_visible()
     expect(page.locator("#friends-box")).to_be_visible()
-    expect(page.locator("#seats-note")).to_contain_text(TEXT["en"]["shared_note"])
+    expect(page.locator("#seats-note")).to_contain_text(TEXT["en"]["computer_note"])
     page.locator("input[name=players][value='4']").check()
     page.locator("#friends-btn").click()
     assert visible_seat_choices(page) == ["invite", "invite", "invite"]
@@ -154,3 +156,18 @@ def test_rules_explain_online_play(new_page: NewPage, live_app: FastAPI, lang: s
     for word in words:
         expect(body).to_contain_text(word)
     expect(page.locator(f"article[lang={lang}] .toc a[href='#{lang}-online']")).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_against_the_computer_the_note_says_so(new_page: NewPage, lang: str) -> None:
+    """Issue 44: against the computer alone the settings do not speak of people sharing
+    this device; with a second person at it they do."""
+    page = new_page(phone=True, locale=LANGS[lang])
+    page.goto(KC)
+    note = page.locator("#seats-note")
+    expect(note).to_contain_text(TEXT[lang]["computer_note"])
+    expect(note).not_to_contain_text(TEXT[lang]["shared_note"])
+    page.locator("#seat-1").select_option("human")
+    expect(note).to_contain_text(TEXT[lang]["shared_note"])
+    page.locator("#seat-1").select_option("computer:strong")
+    expect(note).to_contain_text(TEXT[lang]["computer_note"])

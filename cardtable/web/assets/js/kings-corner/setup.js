@@ -59,7 +59,10 @@ export function refreshSetup() {
   }
   const invite = online();
   const note = $("seats-note");
-  note.dataset.i18n = invite ? "kc.seats_note_online" : "kc.seats_note";
+  // Against the computer alone nobody shares the device: no word of hidden hands.
+  let people = false;
+  for (let i = 1; i < players; i++) if ($(`seat-${i}`).value === "human") people = true;
+  note.dataset.i18n = invite ? "kc.seats_note_online" : people ? "kc.seats_note" : "kc.seats_note_computer";
   note.textContent = t(note.dataset.i18n);
   $("friends-box").hidden = invite;
   $("online-options").hidden = !invite;
