@@ -402,6 +402,8 @@ def test_the_log_tells_a_drop_a_stand_in_move_and_a_return(
     summary = back.locator("#away-summary")
     expect(summary).to_be_visible(timeout=LIVE_TIMEOUT)
     expect(summary.locator("h2")).to_have_text(WORDS[f_locale]["away"])
+    # Issue 44: opaque over the table, so its text never sits on the cards under it.
+    assert summary.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(15, 45, 32)"
     made_for_me = [e for e in api_get(back, token)["log"] if e.get("by") and e["seat"] == 1]
     assert made_for_me
     expect(summary.locator("li")).not_to_have_count(0)
