@@ -75,6 +75,15 @@ def test_kings_corner_screenshots(
     expect(page.locator("#cross .pile.target").first).to_be_visible()
     look("pile-chosen")
     page.keyboard.press("Escape")
+    # By keyboard: a card chosen with Enter sends focus to a target; Esc brings it back to
+    # the card, never to the top of the page (issue 44).
+    chosen = card(page, first_play.split(">")[0])
+    chosen.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#cross .pile.target").first).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#cross .pile.target")).to_have_count(0)
+    expect(chosen).to_be_focused()
 
     # End the turn: against the computer its turn follows at once, at slow speed.
     version = page_version(page)

@@ -414,6 +414,8 @@ def test_the_log_tells_a_drop_a_stand_in_move_and_a_return(
     shot(back, screenshot_dir, "away-summary", f_locale)
     back.locator("#away-ok").click()
     expect(summary).to_be_hidden()
+    # Focus goes on to the table, not back to the top of the page (issue 44).
+    expect(back.locator("#table-title")).to_be_focused()
 
 
 @pytest.mark.parametrize("lang", LANGS, ids=["en-desktop-host", "ja-phone-host"])

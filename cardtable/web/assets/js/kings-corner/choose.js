@@ -52,10 +52,16 @@ export function createChooser({ state, focusPile, legal, blocked, render, say, p
   }
 
   function cancel(quiet = false) {
-    if (!state.selection) return;
+    const sel = state.selection;
+    if (!sel) return;
     state.selection = null;
     render();
     if (!quiet) {
+      // Focus goes back to what was chosen (issue 44): the targets it had moved to are
+      // targets no more, and the next Tab goes on from the hand or the pile.
+      const card = sel.kind === "card" && document.querySelector(`#hand .hand-card[data-card="${sel.card}"]`);
+      if (card) card.focus();
+      else if (sel.kind === "pile") focusPile(sel.pile);
       say(t("kc.cancelled"));
       announce(t("kc.cancelled"));
     }
