@@ -103,8 +103,7 @@ class TokenBuckets:
         if found is None:
             return 0.0
         tokens, at = found
-        tokens = min(self.burst, tokens + max(0.0, now - at) * self.rate)
-        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+        return spend(tokens, now - at, self.rate, self.burst)[1]
 
 
 def retry_after(wait: float) -> str:

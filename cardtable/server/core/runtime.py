@@ -49,12 +49,13 @@ class Runtime:
             SITE_LOOKUPS: _stored(settings.site_lookup_rate, settings.site_lookup_burst),
         }
         self.admission = Admission(settings)
+        self._seen_lock = threading.Lock()
         self._seen: OrderedDict[str, str] = OrderedDict()
         """Credential key -> player, as last authenticated (`seen`, `limited`)."""
 
     def seen(self, cred: str, player: str) -> None:
         """Remember that ``cred`` authenticated as ``player`` (the newest `SEEN_KEPT`)."""
-        with self._lock:
+        with self._seen_lock:
             self._seen[cred] = player
             self._seen.move_to_end(cred)
             if len(self._seen) > SEEN_KEPT:
@@ -67,7 +68,7 @@ class Runtime:
         buckets = self.player_limit
         if buckets is None:
             return
-        with self._lock:
+        with self._seen_lock:
             player = self._seen.get(cred)
         if player is not None:
             wait = buckets.empty(player)

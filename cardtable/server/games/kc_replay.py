@@ -264,6 +264,7 @@ class Replays:
         self._busy: dict[Key, Future[None]] = {}
         self._waiting: dict[str, int] = {}
         """Fetches waiting for another's computation, by player."""
+        self._waiting_total = 0
         self.computed = 0
         """Replays computed (a cache miss each)."""
 
@@ -308,30 +309,34 @@ class Replays:
         """429 at once while ``player`` already has `WAITING_PER_PLAYER` fetches waiting: a
         route asks before it reads the game, so such a fetch costs no store read."""
         with self._lock:
-            if self._waiting.get(player, 0) >= WAITING_PER_PLAYER:
-                WAITS_REFUSED.labels(what="replay", reason="player").inc()
-                raise too_many_waiting()
+            self._player_may_wait(player)
 
-    def _wait_in(self, player: str) -> None:
-        """Count ``player`` as waiting (under the lock), or refuse them."""
+    def _player_may_wait(self, player: str) -> None:
+        """429 (counted) when ``player`` has `WAITING_PER_PLAYER` waiting; under the lock."""
         if self._waiting.get(player, 0) >= WAITING_PER_PLAYER:
             WAITS_REFUSED.labels(what="replay", reason="player").inc()
             raise too_many_waiting()
-        if sum(self._waiting.values()) >= WAITING:
+
+    def _wait_in(self, player: str) -> None:
+        """Count ``player`` as waiting (under the lock), or refuse them."""
+        self._player_may_wait(player)
+        if self._waiting_total >= WAITING:
             WAITS_REFUSED.labels(what="replay", reason="total").inc()
             raise overloaded()
         self._waiting[player] = self._waiting.get(player, 0) + 1
+        self._waiting_total += 1
 
     def _wait_out(self, player: str) -> None:
         with self._lock:
             left = self._waiting.pop(player, 1) - 1
             if left > 0:
                 self._waiting[player] = left
+            self._waiting_total -= 1
 
     def waiting(self) -> int:
         """Fetches waiting for another's computation now."""
         with self._lock:
-            return sum(self._waiting.values())
+            return self._waiting_total
 
     def clear(self) -> None:
         with self._lock:

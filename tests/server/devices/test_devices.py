@@ -23,6 +23,7 @@ from cardtable.server.core import limits_store, retention
 from cardtable.server.core.limits_store import StoredLimits
 from cardtable.server.core.store import migrations
 from cardtable.server.core.store.sql import SqlStore
+from cardtable.server.devices import players
 from cardtable.server.devices.players import player_key
 from tests.server.helpers import Api, Clock, store_settings
 
@@ -624,3 +625,25 @@ def test_players_from_before_migration_8_keep_working(settings: Settings) -> Non
         game = old.ps_new()
         phone = device_of(client, claim(client, code_for(old)))
         assert phone.get("/api/continue")["poker_squares"]["id"] == game["id"]
+
+
+def test_a_player_over_its_rate_is_refused_before_the_store_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 45: once a player's request bucket is empty, its next request is answered 429
+    without authenticating it from the store again."""
+    settings = Settings(
+        data_dir=tmp_path / "data", database_url=None, player_rate=0.001, player_burst=2
+    )
+    with TestClient(create_app(settings)) as client:
+        api = Api.new_player(client)
+        api.get("/api/continue")
+        api.get("/api/continue")
+        assert api.get("/api/continue", status=429)["code"] == "rate_limited"
+
+        def unread(*_: object) -> None:
+            raise AssertionError("the store was read for a request over the rate")
+
+        monkeypatch.setattr(players, "authenticate", unread)
+        refused = api.client.get("/api/continue", headers=api.headers)
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
