@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from cardtable.server.core.models import Request
 from cardtable.server.games.public import PSGame
 
 Table = Literal["american", "british"]
@@ -94,6 +95,14 @@ class DailyDay(BaseModel):
     streak: Streak
     display_name: str | None
     previous_days: list[str]
+
+
+class DailyPlayRequest(Request):
+    replace_counted: bool = Field(
+        default=False,
+        description="Deal even when the unfinished deal is a counted attempt (the other "
+        "table's daily); otherwise 409 replaces_counted.",
+    )
 
 
 class DailyPlay(BaseModel):

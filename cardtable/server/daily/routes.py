@@ -8,9 +8,10 @@ any later one is a practice replay. An entry is settled as soon as its deal is f
 whenever the player reads the daily, for an entry a stopped process left open): counted if
 the deal was finished unassisted, and on the board if the player id was created before the
 day began, unless its total is implausible given its own placements (`fairplay`): then it
-is held for review, off the board. Retention keeps the game of an entry not yet settled
-(`Store.prune`), and an entry whose game cannot be read back is held too, never ranked
-unchecked.
+is held for review, off the board. While an entry is unfinished and unassisted it is a
+counted attempt (`counted_attempt`): a new Poker Squares deal asks before replacing it.
+Retention keeps the game of an entry not yet settled (`Store.prune`), and an entry whose
+game cannot be read back is held too, never ranked unchecked.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from cardtable.poker_squares.game import Game
 from cardtable.server.core import retention
 from cardtable.server.core.errors import ApiError, damaged, not_found, responses
 from cardtable.server.core.runtime import RuntimeDep, StoreDep
-from cardtable.server.core.store import Store
+from cardtable.server.core.store import GameRecord, Store
 from cardtable.server.daily import fairplay, names
 from cardtable.server.daily.models import (
     DailyBar,
@@ -36,6 +37,7 @@ from cardtable.server.daily.models import (
     DailyFairness,
     DailyMe,
     DailyPlay,
+    DailyPlayRequest,
     DailyRow,
     DisplayName,
     NameChange,
@@ -46,7 +48,7 @@ from cardtable.server.daily.models import (
 from cardtable.server.daily.store import DailyStore, Entry, Settled
 from cardtable.server.devices.public import PlayerDep
 from cardtable.server.games.public import PS_KIND as KIND
-from cardtable.server.games.public import StatsStore, records
+from cardtable.server.games.public import CountedAttempt, StatsStore, records
 from cardtable.server.games.public import render_ps as render
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
@@ -125,6 +127,30 @@ def _settle(store: Store, player: str, entry: Entry) -> None:
 
 
 records.when_finished(KIND, "daily", settle)
+
+
+def counted_attempt(store: Store, player: str, record: GameRecord) -> CountedAttempt | None:
+    """The daily attempt the player's unfinished deal ``record`` is, while it still counts
+    (unassisted): a new deal would lose it, so it is asked about first (`records.replacing`)."""
+    for entry in DailyStore(store).open_entries(player):
+        if entry.game_id != record.id:
+            continue
+        try:
+            practice = ENGINE.from_dict(record.state).practice
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            return None
+        if practice:
+            return None
+        return CountedAttempt(
+            game_id=record.id,
+            day=entry.day,
+            table=entry.variant,  # type: ignore[arg-type]
+            eligible=entry.eligible,
+        )
+    return None
+
+
+records.when_counted(KIND, "daily", counted_attempt)
 
 
 def _implausible(game: Game) -> bool:
@@ -242,10 +268,17 @@ def daily(
     "/{table}/play", status_code=201, response_model=DailyPlay, responses=responses(401, 422)
 )
 def play(
-    table: Table, player: PlayerDep, store: StoreDep, runtime: RuntimeDep, request: Request
+    table: Table,
+    player: PlayerDep,
+    store: StoreDep,
+    runtime: RuntimeDep,
+    request: Request,
+    body: DailyPlayRequest | None = None,
 ) -> DailyPlay:
     """Deal today's deal: the first attempt (counted if played unassisted), the same attempt
-    again while it is unfinished, or a practice replay after it."""
+    again while it is unfinished, or a practice replay after it. A new deal replaces the
+    player's unfinished one: when that is a counted attempt (the other table's daily), 409
+    ``replaces_counted`` unless ``replace_counted``."""
     now = clock(request)
     today = day_of(now)
     daily_store = DailyStore(store)
@@ -256,6 +289,7 @@ def play(
         record = store.load_game(entry.game_id, player)
         if record is not None and record.current and not record.finished:
             return DailyPlay(day=today, counted=True, eligible=entry.eligible, game=render(record))
+    records.replacing(store, player, KIND, confirmed=body is not None and body.replace_counted)
     eligible = entry is None and _created_before(store, player, day_start(today))
     first = entry is None and daily_store.claim(player, today, table, eligible)
     options: dict[str, Any] = {"table": table, "target": TARGET, "replay": not first}

@@ -50,6 +50,25 @@ class PSNewGame(Request):
     replay_of: Annotated[str, Field(max_length=64)] | None = Field(
         default=None, description="Deal the cards of this earlier game of yours again."
     )
+    replace_counted: bool = Field(
+        default=False,
+        description="Replace the unfinished deal even when it is a counted attempt "
+        "(otherwise 409 replaces_counted).",
+    )
+
+
+class CountedAttempt(Response):
+    """What an unfinished game counts for, which a new game would lose: today's daily deal
+    (docs/daily.md) at its point table."""
+
+    what: Literal["daily"] = "daily"
+    game_id: str = Field(description="The unfinished deal's id.")
+    day: str = Field(description="The daily's day, YYYY-MM-DD (UTC).")
+    table: Table
+    eligible: bool = Field(
+        description="Its score would go on the day's board (the player joined before the day "
+        "began); false: it counts for the streak and a provisional rank only."
+    )
 
 
 class PSMove(Request):
@@ -381,3 +400,8 @@ class KCResults(Response):
 class Continue(Response):
     poker_squares: PSGame | None
     kings_corner: KCGame | None
+    poker_squares_counted: CountedAttempt | None = Field(
+        default=None,
+        description="What the unfinished Poker Squares deal counts for (today's daily), "
+        "which a new deal would lose.",
+    )

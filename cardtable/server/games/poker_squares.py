@@ -103,8 +103,10 @@ def _open(store: Store, game_id: str, player: str, version: int) -> tuple[GameRe
 def new_game(
     body: PSNewGame, player: PlayerDep, store: StoreDep, runtime: RuntimeDep, request: Request
 ) -> Response:
-    """Deal a new game; it replaces the caller's unfinished one. ``replay_of`` deals the cards
-    of an earlier game of the caller's again, as practice."""
+    """Deal a new game; it replaces the caller's unfinished one, after asking when that one
+    is a counted attempt (409 ``replaces_counted`` unless ``replace_counted``). ``replay_of``
+    deals the cards of an earlier game of the caller's again, as practice."""
+    games.replacing(store, player, KIND, confirmed=body.replace_counted)
     if body.replay_of is not None:
         earlier = _game(games.load(store, body.replay_of, player, KIND))
         if earlier.seed is None and earlier.fair is None:

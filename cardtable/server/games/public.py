@@ -25,6 +25,7 @@ from cardtable.server.games.kc_table import MAX_COMPUTER_STEPS, Entry, Table, Ta
 from cardtable.server.games.kings_corner import KIND as KC_KIND
 from cardtable.server.games.models import (
     CellEstimate,
+    CountedAttempt,
     CustomRules,
     KCEvent,
     KCLogEntry,
@@ -48,6 +49,7 @@ __all__ = [
     "MAX_COMPUTER_STEPS",
     "PS_KIND",
     "CellEstimate",
+    "CountedAttempt",
     "CustomRules",
     "Entry",
     "KCEvent",

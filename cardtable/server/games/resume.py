@@ -13,6 +13,7 @@ from cardtable.server.core.store import GameRecord
 from cardtable.server.devices.public import PlayerDep
 from cardtable.server.games import kings_corner as kc
 from cardtable.server.games import poker_squares as ps
+from cardtable.server.games import service as records
 from cardtable.server.games.models import Continue
 
 R = TypeVar("R")
@@ -22,10 +23,13 @@ router = APIRouter()
 
 @router.get("/api/continue", response_model=Continue, responses=responses(401), tags=["players"])
 def continue_games(player: PlayerDep, store: StoreDep) -> Continue:
-    """The caller's unfinished Poker Squares deal and Kings Corner match, or null."""
+    """The caller's unfinished Poker Squares deal and Kings Corner match, or null, and what
+    the deal counts for (today's daily), which a new deal would lose."""
+    poker_squares = store.current_game(player, ps.KIND)
     return Continue(
-        poker_squares=_loadable(store.current_game(player, ps.KIND), ps.render),
+        poker_squares=_loadable(poker_squares, ps.render),
         kings_corner=_loadable(store.current_game(player, kc.KIND), kc.render),
+        poker_squares_counted=records.counted(store, player, poker_squares),
     )
 
 

@@ -30,6 +30,7 @@ from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.store import Change, GameRecord, Result, StaleVersion, Store
 from cardtable.server.core.store.base import JSON
 from cardtable.server.devices.public import PLAYER_ID, change_game
+from cardtable.server.games.models import CountedAttempt
 
 # Game ids are `secrets.token_urlsafe` text; anything else cannot exist (and some text, such
 # as a NUL character, is refused by PostgreSQL itself), so it is "not found" before any query.
@@ -152,6 +153,47 @@ def after_finish(store: Store, kind: str, player: str) -> BackgroundTask | None:
                 log.exception("after a finished %s game: %s failed", kind, name)
 
     return BackgroundTask(run)
+
+
+Counted = Callable[[Store, str, GameRecord], "CountedAttempt | None"]
+"""How another feature tells that a player's unfinished game of a kind counts for something
+a new game would lose: (store, player, the current game) -> what it counts for, or None."""
+_COUNTED: dict[str, dict[str, Counted]] = {}
+
+
+def when_counted(kind: str, name: str, hook: Counted) -> None:
+    """Let ``hook`` say when the player's unfinished game of ``kind`` counts (the daily: it
+    is today's counted attempt). `replacing` then asks before a new game replaces it, and
+    "continue" names it."""
+    _COUNTED.setdefault(kind, {})[name] = hook
+
+
+def counted(store: Store, player: str, record: GameRecord | None) -> CountedAttempt | None:
+    """What the player's current unfinished game ``record`` counts for, or None."""
+    if record is None or record.finished or not record.current:
+        return None
+    for hook in _COUNTED.get(record.kind, {}).values():
+        found = hook(store, player, record)
+        if found is not None:
+            return found
+    return None
+
+
+def replacing(store: Store, player: str, kind: str, *, confirmed: bool) -> None:
+    """Before a new game of ``kind`` replaces the player's unfinished one: 409
+    ``replaces_counted`` (with what it counts for) when that one counts and the request did
+    not say ``replace_counted``: a counted attempt is never thrown away without a word."""
+    if confirmed:
+        return
+    found = counted(store, player, store.current_game(player, kind))
+    if found is not None:
+        raise ApiError(
+            409,
+            "replaces_counted",
+            "your unfinished game is a counted attempt; a new one would replace it and it "
+            "would no longer count (send replace_counted: true to go on)",
+            counted=found.model_dump(),
+        )
 
 
 def requested_seed(runtime: Runtime, request: Request) -> int | None:

@@ -120,12 +120,53 @@ def test_a_hint_makes_the_attempt_practice(app: FastAPI, api: Api, clock: Clock)
     assert not start(api, "british")["counted"]
 
 
-def test_a_replaced_attempt_is_lost(app: FastAPI, api: Api, clock: Clock) -> None:
+def test_a_new_deal_asks_before_replacing_the_counted_attempt(
+    app: FastAPI, api: Api, clock: Clock
+) -> None:
+    created_at(app, api, DAY1 - timedelta(hours=1))  # joined today: counted, not ranked
     game = start(api)["game"]
-    finish(api, game, 2)
-    api.ps_new(table="american", target="normal")  # another deal replaces it
+    part = finish(api, game, 2)
+    counted = {
+        "what": "daily",
+        "game_id": game["id"],
+        "day": "2030-01-01",
+        "table": "american",
+        "eligible": False,
+    }
+    # "Continue" names the unfinished deal as today's counted daily.
+    assert api.get("/api/continue")["poker_squares_counted"] == counted
+    # A new deal, or the other table's daily, is refused until the player says so ...
+    refused = api.ps_new(status=409, table="british", target="easy")
+    assert refused["code"] == "replaces_counted" and refused["counted"] == counted
+    refused = api.post("/api/daily/british/play", status=409)
+    assert refused["code"] == "replaces_counted" and refused["counted"] == counted
+    # ... and the attempt is untouched: still open, the same deal, still counted.
+    assert board(api)["me"]["status"] == "open"
+    again = start(api)
+    assert again["counted"] and again["game"]["id"] == game["id"]
+    assert again["game"]["view"]["placed"] == 2
+    assert api.get("/api/continue")["poker_squares"]["id"] == game["id"]
+    # Saying so replaces it: the attempt is lost and a later one is practice.
+    api.ps_new(table="american", target="normal", replace_counted=True)
+    assert api.get("/api/continue")["poker_squares_counted"] is None
     assert board(api)["me"]["status"] == "lost"
     assert not start(api)["counted"]
+    assert part["id"] == game["id"]
+
+
+def test_a_practice_or_finished_attempt_is_replaced_without_asking(
+    app: FastAPI, api: Api, clock: Clock
+) -> None:
+    # A hint made it practice: nothing left to count, so no question.
+    game = api.ps(start(api)["game"], "hint")["game"]
+    assert api.get("/api/continue")["poker_squares_counted"] is None
+    api.ps_new(table="american", target="normal")
+    assert board(api)["me"]["status"] == "lost"
+    # The other table's attempt, once finished, counts already: the next deal just deals.
+    finish(api, start(api, "british")["game"])
+    assert api.ps_new(table="american", target="normal")["view"]["placed"] == 0
+    assert board(api, "british")["me"]["status"] == "counted"
+    assert game["view"]["practice"]
 
 
 @pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)

@@ -18,7 +18,7 @@ from playwright.sync_api import Page, Route, expect
 from cardtable.server.core.store.sql import SqlStore
 from cardtable.server.devices.players import player_key
 from tests.web.a11y import check_screen
-from tests.web.conftest import NewPage
+from tests.web.conftest import ConsoleGuard, NewPage
 from tests.web.helpers import cell, place_by_api, wait_held, wait_placed
 
 EMOJI = set("⬛⬜🟦🟩🟨🟧🟥🟪💎👑")
@@ -467,3 +467,95 @@ def test_the_page_does_not_shift_while_it_loads_on_a_phone(
     cls = page.evaluate("window.__cls")
     shifts = page.evaluate("window.__shifts")
     assert cls < 0.1, f"layout shift {cls:.3f} on the daily page ({lang}, {who}): {shifts}"
+
+
+# --- a new deal over the counted attempt (issue 44) -----------------------------------------
+
+REPLACE_WORDS = {
+    "en": {
+        "title": "Replace your counted attempt?",
+        "name": "today's daily deal (American)",
+        "continue": "Unfinished: today's daily deal (American)",
+        "note": "A new deal asks first",
+    },
+    "ja": {
+        "title": "記録される挑戦を置き換えますか？",
+        "name": "今日のデイリー（米国式）",
+        "continue": "途中の配札：今日のデイリー（米国式）",
+        "note": "新しく配る前に確認します",
+    },
+}
+
+
+@pytest.mark.parametrize(("lang", "phone"), SIZES)
+def test_a_new_deal_asks_before_replacing_todays_daily(
+    new_page: NewPage,
+    live_app: FastAPI,
+    live_url: str,
+    screenshot_dir: Path,
+    console_guard: ConsoleGuard,
+    lang: str,
+    phone: bool,
+) -> None:
+    """The attempt was dealt elsewhere (another device: this browser has no note of it); the
+    server names it, both pages ask before a deal would replace it, and keeping it keeps it
+    counted on the server too."""
+    console_guard.allow("409")  # the server's answer that the deal would replace it
+    words = REPLACE_WORDS[lang]
+    player = old_player(live_app, live_url)
+    attempt = player_api(live_url, player, "POST", "/api/daily/american/play")["game"]
+    attempt = player_api(
+        live_url,
+        player,
+        "POST",
+        f"/api/poker-squares/games/{attempt['id']}/moves",
+        {"version": attempt["version"], "row": 0, "col": 0},
+    )
+
+    def status() -> str:
+        return str(player_api(live_url, player, "GET", "/api/daily/american")["me"]["status"])
+
+    def current() -> str:
+        return str(player_api(live_url, player, "GET", "/api/continue")["poker_squares"]["id"])
+
+    page = new_page(phone=phone, locale=LOCALE[lang], init_script=as_player(player))
+    tag = f"{lang}-{size_name(phone)}"
+    dialog = page.locator("#daily-ask")
+
+    # The daily page: the other table's Play asks; keeping the daily stays on the page.
+    page.goto("/daily.html?table=british")
+    expect(page.locator("#play-btn")).to_be_enabled()
+    page.locator("#play-btn").click()
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("h2")).to_have_text(words["title"])
+    expect(dialog.locator("#daily-ask-text")).to_contain_text(words["name"])
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#play-btn")).to_be_focused()
+    assert current() == attempt["id"] and status() == "open"
+
+    # The Poker Squares screen comes back to the attempt, marked as counted.
+    page.goto("/poker-squares.html")
+    wait_placed(page, 1)
+    expect(page.locator("#daily-counted")).to_be_visible()
+    page.locator("#new-deal-btn").click()
+    expect(page.locator("#continue-box h2")).to_have_text(words["continue"])
+    expect(page.locator("#new-note")).to_contain_text(words["note"])
+    page.locator("#deal-btn").click()
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("#daily-ask-text")).to_contain_text(words["name"])
+    expect(page.locator("#daily-ask-keep")).to_be_focused()
+    page.screenshot(path=str(screenshot_dir / f"daily-replace-{tag}.png"))
+    check_screen(page, f"daily replace question ({tag})", phone=phone)
+    page.locator("#daily-ask-keep").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#setup")).to_be_visible()
+    expect(page.locator("#deal-btn")).to_be_focused()
+    assert current() == attempt["id"] and status() == "open"
+
+    # Saying yes deals the new deal; the attempt is then lost, and the server says so.
+    page.locator("#deal-btn").click()
+    page.locator("#daily-ask-yes").click()
+    wait_placed(page, 0)
+    expect(page.locator("#daily-counted")).to_be_hidden()
+    assert current() != attempt["id"] and status() == "lost"

@@ -15,6 +15,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body?.code || (status === 0 ? "network" : "unknown");
     this.current = body?.current ?? null;
+    this.body = body ?? null;
   }
 }
 
@@ -122,8 +123,13 @@ export async function call(method, path, body, options) {
 
 export const api = {
   continueGames: () => call("GET", "/api/continue"),
-  newPokerSquares: (table, target, replayOf = null) =>
-    call("POST", "/api/poker-squares/games", { table, target, replay_of: replayOf }),
+  newPokerSquares: (table, target, replayOf = null, replaceCounted = false) =>
+    call("POST", "/api/poker-squares/games", {
+      table,
+      target,
+      replay_of: replayOf,
+      replace_counted: replaceCounted,
+    }),
   getPokerSquares: (id) => call("GET", `/api/poker-squares/games/${encodeURIComponent(id)}`),
   place: (game, row, col) =>
     call("POST", `/api/poker-squares/games/${encodeURIComponent(game.id)}/moves`, {

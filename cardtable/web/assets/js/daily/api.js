@@ -10,7 +10,8 @@ const enc = encodeURIComponent;
 
 export const dailyApi = {
   day: (table, day = null) => call("GET", `/api/daily/${enc(table)}${day ? `?day=${enc(day)}` : ""}`),
-  play: (table) => call("POST", `/api/daily/${enc(table)}/play`),
+  play: (table, replaceCounted = false) =>
+    call("POST", `/api/daily/${enc(table)}/play`, { replace_counted: replaceCounted }),
   setName: (name) => call("PUT", "/api/daily/me/name", { name }),
   stats: () => call("GET", "/api/stats"),
   history: () => call("GET", "/api/stats/history"),

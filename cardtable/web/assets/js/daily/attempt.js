@@ -4,11 +4,17 @@
  * Undo (buttons and the H / Z keys) ask first in a dialog, since either makes the deal
  * practice. "Keep it counted" (or Esc) leaves the attempt as it was; the other button goes
  * on with the hint or undo. The daily page remembers which game is the attempt
- * (`DAILY_GAME_KEY`, written when "Play" deals it).
+ * (`DAILY_GAME_KEY`, written when "Play" deals it), and so does any page the server tells
+ * (`rememberCounted`: "continue" names the counted attempt, on any device).
+ *
+ * A new deal would replace the attempt, and the server refuses it until asked again with
+ * `replace_counted` (409 `replaces_counted`, docs/daily.md). `replacingAsked` sends a deal
+ * that way: on that answer it asks, naming today's daily, and sends it again only on "yes";
+ * "Keep today's daily" (or Esc) leaves the attempt counted.
  */
 
-import { applyTranslations, t } from "../core/i18n.js";
-import { storageGet } from "../core/settings.js";
+import { applyTranslations, currentLanguage, t } from "../core/i18n.js";
+import { storageGet, storageSet } from "../core/settings.js";
 import { DAILY_GAME_KEY } from "./api.js";
 
 // The line's and the dialog's styles live in daily.css, loaded here (before the screen
@@ -28,9 +34,28 @@ function remembered() {
   }
 }
 
+/** Remembers what the server says counts (`counted`: "continue"'s `poker_squares_counted` or
+ * a `replaces_counted` answer's `counted`), so this page marks the attempt and asks before a
+ * hint or an undo even when another page or device dealt it. */
+export function rememberCounted(counted) {
+  if (!counted) return;
+  const daily = remembered();
+  if (daily?.id === counted.game_id && daily.counted !== false) return;
+  storageSet(
+    DAILY_GAME_KEY,
+    JSON.stringify({
+      id: counted.game_id,
+      table: counted.table,
+      day: counted.day,
+      counted: true,
+      eligible: counted.eligible,
+    }),
+  );
+}
+
 /** The remembered daily record when `game` is today's counted attempt, still unassisted and
  * not over; else null. */
-function countedAttempt(game) {
+export function countedAttempt(game) {
   const daily = remembered();
   const view = game?.view;
   if (!daily || !view || daily.id !== game.id || daily.counted === false) return null;
@@ -77,12 +102,10 @@ function build() {
   title.id = "daily-ask-title";
   const text = document.createElement("p");
   text.id = "daily-ask-text";
-  text.dataset.i18n = "daily.ask_text";
   const keep = document.createElement("button");
   keep.type = "button";
   keep.id = "daily-ask-keep";
   keep.className = "primary";
-  keep.dataset.i18n = "daily.ask_keep";
   const yes = document.createElement("button");
   yes.type = "button";
   yes.id = "daily-ask-yes";
@@ -96,18 +119,16 @@ function build() {
   return d;
 }
 
-/**
- * Before a hint or an undo (`kind`: "hint" or "undo") on `game`: true at once unless it is the
- * counted attempt; then the question, answered true by its "yes" button and false by "Keep
- * it counted", Esc or a second press while it is open. Focus starts on "Keep it counted" (the
- * choice that changes nothing) and goes back where it was when the dialog closes.
- */
-export function askBeforeAssist(game, kind) {
-  if (!countedAttempt(game)) return Promise.resolve(true);
+/** The dialog with `words` (title, text, keep and yes: texts), answered true by "yes" and
+ * false by "keep", Esc or a second question while it is open. Focus starts on "keep" (the
+ * choice that changes nothing) and goes back where it was when the dialog closes. */
+function ask(words) {
   dialog ??= build();
   if (dialog.open) return Promise.resolve(false);
-  dialog.querySelector("h2").textContent = t(kind === "hint" ? "daily.ask_hint_title" : "daily.ask_undo_title");
-  dialog.querySelector("#daily-ask-yes").textContent = t(kind === "hint" ? "daily.ask_hint_yes" : "daily.ask_undo_yes");
+  dialog.querySelector("h2").textContent = words.title;
+  dialog.querySelector("#daily-ask-text").textContent = words.text;
+  dialog.querySelector("#daily-ask-keep").textContent = words.keep;
+  dialog.querySelector("#daily-ask-yes").textContent = words.yes;
   applyTranslations(dialog);
   const back = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   dialog.returnValue = "";
@@ -123,4 +144,58 @@ export function askBeforeAssist(game, kind) {
     dialog.showModal();
     dialog.querySelector("#daily-ask-keep").focus();
   });
+}
+
+/**
+ * Before a hint or an undo (`kind`: "hint" or "undo") on `game`: true at once unless it is the
+ * counted attempt; then the question, answered true by its "yes" button.
+ */
+export function askBeforeAssist(game, kind) {
+  if (!countedAttempt(game)) return Promise.resolve(true);
+  return ask({
+    title: t(kind === "hint" ? "daily.ask_hint_title" : "daily.ask_undo_title"),
+    text: t("daily.ask_text"),
+    keep: t("daily.ask_keep"),
+    yes: t(kind === "hint" ? "daily.ask_hint_yes" : "daily.ask_undo_yes"),
+  });
+}
+
+/** "today's daily deal (American)", or the day's when the attempt is an earlier day's. */
+export function dailyName(counted) {
+  const table = t(`ps.table.${counted.table}`);
+  const today = new Date().toISOString().slice(0, 10);
+  if (counted.day === today) return t("daily.name_today", { table });
+  const day = new Date(`${counted.day}T00:00:00Z`).toLocaleDateString(currentLanguage(), {
+    timeZone: "UTC",
+    month: "long",
+    day: "numeric",
+  });
+  return t("daily.name_day", { table, day });
+}
+
+/** Before a new deal replaces the counted attempt `counted` (a `replaces_counted` answer's). */
+function askBeforeReplacing(counted) {
+  const name = dailyName(counted);
+  return ask({
+    title: t("daily.ask_replace_title", { name }),
+    text: t("daily.ask_replace_text", { name }),
+    keep: t("daily.ask_replace_keep"),
+    yes: t("daily.ask_replace_yes"),
+  });
+}
+
+/**
+ * Sends a new deal with `send(replaceCounted)`. When the server answers that it would
+ * replace a counted attempt, asks first: "yes" sends it again with `replaceCounted` true;
+ * keeping the attempt resolves null and nothing is sent. Any other error is thrown.
+ */
+export async function replacingAsked(send) {
+  try {
+    return await send(false);
+  } catch (err) {
+    if (err?.code !== "replaces_counted" || !err.body?.counted) throw err;
+    rememberCounted(err.body.counted);
+    if (!(await askBeforeReplacing(err.body.counted))) return null;
+    return send(true);
+  }
 }

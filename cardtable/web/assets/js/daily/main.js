@@ -16,6 +16,7 @@ import { addBundle, currentLanguage, t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
 import { storageGet, storageSet } from "../core/settings.js";
 import { DAILY_GAME_KEY, dailyApi, formatCountdown, msToNextDay } from "./api.js";
+import { replacingAsked } from "./attempt.js";
 
 const $ = (id) => document.getElementById(id);
 const TABLE_KEY = "cardtable.daily.table";
@@ -279,7 +280,9 @@ async function load() {
 
 function play() {
   run(async () => {
-    const answer = await dailyApi.play(state.table);
+    // The other table's counted attempt, unfinished, is replaced only once the player says so.
+    const answer = await replacingAsked((replace) => dailyApi.play(state.table, replace));
+    if (!answer) return;
     // What the Poker Squares screen needs to mark the counted attempt (daily/attempt.js).
     storageSet(
       DAILY_GAME_KEY,

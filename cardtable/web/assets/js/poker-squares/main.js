@@ -11,7 +11,14 @@ import { announce, errorRouter, onShortcuts, showError } from "../core/feedback.
 import { addBundle, t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
 import { playSound } from "../core/sound.js";
-import { askBeforeAssist, renderCountedLine } from "../daily/attempt.js";
+import {
+  askBeforeAssist,
+  countedAttempt,
+  dailyName,
+  rememberCounted,
+  renderCountedLine,
+  replacingAsked,
+} from "../daily/attempt.js";
 import { addDailyButton, addDailyEndLink } from "../daily/links.js";
 import { createBoard, formatEstimate, lineName } from "./board.js";
 import { bestScoresTable, renderEnd, targetResult } from "./end.js";
@@ -145,6 +152,13 @@ function renderSetup() {
       total: game.view.total,
     });
   }
+  // Today's counted daily attempt says so, and that a new deal asks before replacing it.
+  const daily = unfinished ? countedAttempt(game) : null;
+  const title = box.querySelector("h2");
+  delete title.dataset.i18n;
+  title.textContent = daily ? t("daily.continue_title", { name: dailyName(daily) }) : t("ps.continue_title");
+  $("new-note").textContent = t(daily ? "daily.continue_note" : "ps.new_note");
+  delete $("new-note").dataset.i18n;
   const best = $("best-setup");
   const table = bestScoresTable(state.scores);
   const anyScore =
@@ -243,7 +257,9 @@ async function loadScores() {
 function deal(table, target, replayOf = null) {
   performance.mark("ps-deal-pressed");
   return run(async () => {
-    const game = await api.newPokerSquares(table, target, replayOf);
+    // Today's counted daily attempt is replaced only once the player says so.
+    const game = await replacingAsked((replace) => api.newPokerSquares(table, target, replayOf, replace));
+    if (!game) return;
     showError(null);
     adopt(game);
     showPlay();
@@ -393,6 +409,7 @@ async function start() {
       const [saved, scores] = await Promise.all([api.continueGames(), api.pokerSquaresScores()]);
       state.scores = scores;
       if (saved.poker_squares) adopt(saved.poker_squares);
+      rememberCounted(saved.poker_squares_counted);
     } catch (err) {
       if (err.code !== "no_player") handleError(err);
     }
