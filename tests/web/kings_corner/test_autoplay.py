@@ -111,9 +111,68 @@ def test_computers_play_on_without_next_player(
     computer = "Computer" if lang == "en" else "CPU"
     expect(page.locator("#move-log li").first).to_contain_text(computer)
     if table.phase == "play":
-        expect(page.locator("#live")).to_contain_text("Your turn" if lang == "en" else "あなたの番")
+        turn_back = page.locator("#live-log p").last
+        expect(turn_back).to_contain_text("Your turn" if lang == "en" else "あなたの番")
         expect(page.locator("#hand .hand-card").first).to_be_focused()
     # The line under the board no longer speaks of the computers' turn.
     expect(page.locator("#message")).to_have_text("")
     shot(page, screenshot_dir, f"after-computers-{size}-{lang}")
     check_screen(page, f"kings corner, after the computers' turns ({size}, {lang})", phone=phone)
+
+
+SPOKEN = {
+    "en": {"ended": ", then ended its turn.", "none": " ended its turn without playing."},
+    "ja": {"ended": "、手番を終えました。", "none": "は何も出さずに手番を終えました。"},
+}
+
+
+@pytest.mark.parametrize(("lang", "phone"), [("en", False), ("ja", True)])
+def test_a_screen_reader_hears_each_computer_turn_once(
+    new_page: NewPage, live_app: FastAPI, lang: str, phone: bool
+) -> None:
+    """At the instant pace (reduced motion forces it) three computers play one after the
+    other within a fraction of a second; each turn is said once, as one sentence, queued in
+    the log region after the person's own end of turn, never cut short by the next."""
+    page = new_page(phone=phone, locale=LANGS[lang], reduced_motion="reduce")
+    seeded_match(page, live_app, round_back_to_me(), seats=FOUR, speed="slow")
+    settle(page, live_app)
+    expect(page.locator("#speed")).to_have_value("instant")
+    # The line under the table shows the same words: it is not a second live region.
+    assert page.locator("#message").get_attribute("aria-live") is None
+    before = page_version(page)
+    page.locator("#end-btn").click()
+    wait_version_change(page, before)
+    table = settle(page, live_app)
+    assert table.phase == "play"
+    turns: list[list[dict[str, object]]] = []
+    for entry in table.log:
+        if entry["seat"] == 0:
+            continue
+        if not turns or turns[-1][-1]["move"] == "end":
+            turns.append([])
+        turns[-1].append(entry)
+    assert len(turns) == 3 and all(t[-1]["move"] == "end" for t in turns), turns
+    spoken = page.locator("#live-log p")
+    expect(spoken).to_have_count(1 + len(turns))
+    said = spoken.all_inner_texts()
+    you = "You" if lang == "en" else "あなた"
+    assert said[0].startswith(you), said
+    words = SPOKEN[lang]
+    name = "Computer {n}" if lang == "en" else "CPU {n}"
+    for sentence, turn in zip(said[1:], turns, strict=True):
+        seat = int(str(turn[0]["seat"]))
+        assert sentence.startswith(name.format(n=seat + 1)), sentence
+        plays = [str(e["move"]) for e in turn if ">" in str(e["move"])]
+        cards = [m.split(">")[0] for m in plays if not m.startswith(("N", "E", "S", "W"))]
+        for code in cards:
+            assert card_name(lang, code).lower() in sentence.lower(), (code, sentence)
+        assert ", ," not in sentence and "、、" not in sentence, sentence
+        ending = words["ended"] if len(turn) > 1 else words["none"]
+        assert ending in sentence, sentence
+        # One sentence: one full stop before what follows the turn (the person's turn).
+        assert sentence.count("." if lang == "en" else "。") >= 1
+        head = sentence.split(ending)[0]
+        assert ("." if lang == "en" else "。") not in head, sentence
+    assert ("Your turn" if lang == "en" else "あなたの番") in said[-1]
+    # Nothing of the computers' turns was said step by step in the other live region.
+    assert name.format(n=2) not in (page.locator("#live").text_content() or "")

@@ -259,10 +259,12 @@ def test_pause_and_hidden_tab_stop_the_computer(page: Page, live_app: FastAPI) -
     page.locator("#speed").select_option("instant")
     table = settle(page, live_app)
     assert stored_version(live_app, page) > version
-    # Each computer move is announced and listed in the short log.
+    # The computer's turn is said as one sentence, and its moves listed in the short log.
     if table.phase == "play":
-        expect(page.locator("#live")).to_contain_text("Computer 2: end of turn.")
-        expect(page.locator("#live")).to_contain_text("Your turn.")
+        said = page.locator("#live-log p").last
+        expect(said).to_contain_text("Computer 2")
+        expect(said).to_contain_text("ended its turn")
+        expect(said).to_contain_text("Your turn.")
     computer = [e for e in table.log if e["seat"] == 1]
     assert computer
     expect(page.locator("#move-log li").first).to_contain_text("Computer 2:")

@@ -371,7 +371,7 @@ def test_the_log_tells_a_drop_a_stand_in_move_and_a_return(
     expect(log.locator("li[data-note='drop']")).to_contain_text("ちか", timeout=LIVE_TIMEOUT)
     expect(host.locator("#message")).to_contain_text("ちか")
     expect(host.locator("#presence-line")).to_contain_text(grace)
-    expect(host.locator("#live")).to_contain_text("ちか")
+    expect(host.locator("#live-log p").last).to_contain_text("ちか")
     # The host does not wait 30 s: the computer plays for ちか now.
     host.locator("#hand-now-1").click()
     expect(log.locator("li[data-note='handed']")).to_have_count(1, timeout=LIVE_TIMEOUT)
@@ -523,7 +523,7 @@ def test_end_shows_every_hand_and_the_rematch_waits_only_for_those_present(
         words = "Computer for" if locale == "en-US" else "の代打ち"
         expect(summary).to_contain_text(words)
         # ... and so is the announcement of the match's end.
-        expect(host.locator("#live")).to_contain_text(words)
+        expect(host.locator("#live-log p").last).to_contain_text(words)
     # Bob and Cy come back (their devices connect); Dee stays away and is not waited for.
     for pid in players[:2]:
         with connect_live(host, token, pid):

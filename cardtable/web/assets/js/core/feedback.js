@@ -1,6 +1,6 @@
 /**
  * What both game screens share to talk back to the player: the polite live region (`#live`),
- * the error line (`#error`), the router that turns an `ApiError` into a message or into the
+ * the log of sentences said in turn (`announceInOrder`), the error line (`#error`), the router that turns an `ApiError` into a message or into the
  * screen's own reaction, and keyboard shortcuts that stay out of the way of form fields.
  */
 
@@ -18,6 +18,31 @@ export function announce(text) {
   liveTimer = setTimeout(() => {
     live.textContent = text.charAt(0).toUpperCase() + text.slice(1);
   }, 30);
+}
+
+const KEPT_IN_ORDER = 8;
+
+/**
+ * Says `text` after whatever is still being said: appended to `#live-log`, a polite log
+ * region (made on first use), so a screen reader queues each sentence where `announce` would
+ * cut the last one short. For sentences that follow each other faster than they can be read
+ * (a computer's turns at the instant pace); only the last few stay in the page.
+ */
+export function announceInOrder(text) {
+  let log = document.getElementById("live-log");
+  if (!log) {
+    log = document.createElement("div");
+    log.id = "live-log";
+    log.className = "visually-hidden";
+    log.setAttribute("role", "log");
+    log.setAttribute("aria-live", "polite");
+    log.setAttribute("aria-relevant", "additions");
+    document.body.append(log);
+  }
+  const line = document.createElement("p");
+  line.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+  log.append(line);
+  while (log.children.length > KEPT_IN_ORDER) log.firstElementChild.remove();
 }
 
 /** Shows the message of i18n `key` in the error line (with the error sound), or clears it. */

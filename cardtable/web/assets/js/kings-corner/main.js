@@ -7,7 +7,7 @@
 
 import "../shell/boot.js";
 import { api, hasPlayer, kcApi, onlineApi } from "../core/api.js";
-import { announce, errorRouter, onShortcuts, showError } from "../core/feedback.js";
+import { announce, announceInOrder, errorRouter, onShortcuts, showError } from "../core/feedback.js";
 import { t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
 import { getSetting, setSetting } from "../core/settings.js";
@@ -31,7 +31,18 @@ import {
   wireTable,
 } from "./play.js";
 import { fillSetup, inviteFriends, readSetup, refreshSetup, wireSetup } from "./setup.js";
-import { eventText, parseMove, rulesLine, seatName, sentences, singlePerson, stepText } from "./text.js";
+import {
+  eventAction,
+  eventText,
+  parseMove,
+  rulesLine,
+  seatName,
+  sentences,
+  singlePerson,
+  stepText,
+  turnAction,
+  turnSentence,
+} from "./text.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -204,10 +215,44 @@ function computerMayGo() {
   );
 }
 
+/**
+ * A computer's turn as it is shown step by step, said as one sentence when it ends (or the
+ * round ends, or the player pauses): a screen reader hears each turn once, whole, at any
+ * pace, and turns that follow each other at the instant pace are queued, not cut short
+ * (`announceInOrder`).
+ */
+function computerTurns() {
+  let turn = null; // {seat, actions}
+  const flush = (game, ended) => {
+    if (!turn) return;
+    const parts = [turnSentence(game, turn.seat, turn.actions, ended), ...turn.after, ...afterText(game)];
+    turn = null;
+    announceInOrder(sentences(parts));
+  };
+  return {
+    step(next, step) {
+      if (turn && turn.seat !== step.seat) flush(next, false);
+      turn ??= { seat: step.seat, actions: [], after: [] };
+      const action = turnAction(step.move);
+      if (action) turn.actions.push(action);
+      for (const e of next.events || []) {
+        const said = e.seat === step.seat ? eventAction(e) : eventText(next, e);
+        if (said) (e.seat === step.seat ? turn.actions : turn.after).push(said);
+      }
+      if (step.move === "end" || next.phase !== "computer") flush(next, step.move === "end");
+    },
+    /** The loop stopped mid-turn (paused, hidden, or something else changed the game). */
+    stop(game) {
+      if (game) flush(game, false);
+    },
+  };
+}
+
 /** Asks the server for one computer move at a time and shows each (SPEC KC-24, C-6). */
 async function computerLoop() {
   if (state.looping || !computerMayGo()) return;
   state.looping = true;
+  const turns = computerTurns();
   try {
     while (computerMayGo()) {
       await sleep(speed().delay);
@@ -231,24 +276,18 @@ async function computerLoop() {
         if (pile) slideFrom(table, from, pile, speed().slide);
         playSound(step.move === "end" ? "undo" : "place");
         say(stepText(next, step.seat, step.move));
-        announce(stepAnnouncement(next, step));
+        turns.step(next, step);
       }
     }
   } catch (err) {
     handleError(err);
   } finally {
     state.looping = false;
+    turns.stop(state.game);
   }
   // The computers are done: the line under the board no longer speaks of their turn.
   if (state.game && state.game.phase !== "computer") say("");
   if (state.game && !state.looping && state.game.phase !== "computer") focusAfterTurn();
-}
-
-/** The sentence for a step, plus what follows it (a drawn King, the next turn, the end). */
-function stepAnnouncement(next, step) {
-  const parts = [stepText(next, step.seat, step.move), ...(next.events || []).map((e) => eventText(next, e))];
-  parts.push(...afterText(next));
-  return sentences(parts);
 }
 
 function afterText(game) {
@@ -286,7 +325,9 @@ function blocked() {
     return true;
   }
   if (!myTurn()) {
-    say(state.game && state.game.phase === "computer" ? t("kc.wait_computer") : "");
+    const text = state.game && state.game.phase === "computer" ? t("kc.wait_computer") : "";
+    say(text);
+    if (text) announce(text);
     return true;
   }
   return false;
@@ -327,7 +368,8 @@ function endTurn() {
     else if (next.phase === "computer") parts.push(turnText(next));
     else parts.push(...afterText(next));
     say(sentences(parts));
-    announce(sentences(parts));
+    // In order: the computers' turns that follow are queued after it, not said over it.
+    announceInOrder(sentences(parts));
     if (state.waitNext) $("next-btn").focus();
     else if (next.view.is_over) $("end-title")?.focus?.();
     else if (next.phase === "computer") {

@@ -17,7 +17,8 @@ import { capitalise, eventText, parseMove, rulesLine, seatName, sentences, singl
 
 const $ = (id) => document.getElementById(id);
 
-/** A message under the table (not announced). */
+/** The line under the table. It is not a live region: what it shows is also said with
+ * `announce` (in the words a listener needs), never twice. */
 export function say(text) {
   $("message").textContent = text ? capitalise(text) : "";
 }
@@ -167,7 +168,10 @@ export function endTurnParts(next, seat) {
 /** End turn pressed: says why not when it may not end yet; true when it may. */
 export function mayEndTurn(view) {
   if (view.legal_moves.includes("end")) return true;
-  if (kingsFirst(view)) say(t("kc.kings_first_now"));
+  if (kingsFirst(view)) {
+    say(t("kc.kings_first_now"));
+    announce(t("kc.kings_first_now"));
+  }
   return false;
 }
 

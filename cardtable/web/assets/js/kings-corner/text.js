@@ -169,6 +169,32 @@ export function stepText(game, seat, move) {
   return t("kc.did.play", { who, card: cardName(m.card), pile: pileRef(m.pile) });
 }
 
+/** What a step did, as part of a turn's sentence ("played the 9 of hearts on North"); null
+ * for the end of the turn. */
+export function turnAction(move) {
+  const m = parseMove(move);
+  if (m.kind === "end") return null;
+  if (m.kind === "draw-king") return t("kc.turn_did.draw_king", { pile: pileRef(m.pile) });
+  if (m.kind === "shift") return t("kc.turn_did.shift", { from: pileName(m.from), to: pileRef(m.to) });
+  return t("kc.turn_did.play", { card: cardName(m.card), pile: pileRef(m.pile) });
+}
+
+/** An event as part of the turn of the seat it happened to (a King drawn into a corner). */
+export function eventAction(event) {
+  return event.kind === "king_to_corner" ? t("kc.turn_did.draw_king", { pile: pileRef(event.pile) }) : "";
+}
+
+/**
+ * A whole turn of `seat` as one sentence: "Computer 2 played the 3 of spades on South, then
+ * ended its turn." `actions` are `turnAction`s; `ended`: the turn ended (else the round did).
+ */
+export function turnSentence(game, seat, actions, ended) {
+  const who = seatName(game, seat);
+  if (!actions.length) return t(ended ? "kc.turn_said.none" : "kc.turn_said.nothing", { who });
+  const list = actions.join(t("kc.turn_said.sep"));
+  return t(ended ? "kc.turn_said.ended" : "kc.turn_said.open", { who, actions: list });
+}
+
 /** Sentences in a row: a space between them in English, none in Japanese. */
 export function sentences(parts) {
   return parts.filter(Boolean).map(capitalise).join(t("kc.sentence_sep"));

@@ -11,7 +11,7 @@ import "../shell/boot.js";
 import { call, onlineApi } from "../core/api.js";
 import { notifyControl, turnAttention } from "../core/attention.js";
 import { noteFairness } from "../core/fairness.js";
-import { announce, errorRouter, onShortcuts, showError } from "../core/feedback.js";
+import { announce, announceInOrder, errorRouter, onShortcuts, showError } from "../core/feedback.js";
 import { verifyLink } from "../core/game-end.js";
 import { t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
@@ -363,7 +363,8 @@ function adopt(next, { own = false } = {}) {
   // Drops, returns, stand-ins, timers and the host's actions are spoken like moves.
   if (prev && prev.phase !== "lobby") for (const note of newNotes(next, prev.version)) parts.push(noteText(next, note));
   parts.push(...changeText(prev, next, wasMyTurn));
-  if (parts.length && !own) announce(sentences(parts));
+  // Queued: changes that arrive together (a stand-in's steps) are each heard, in order.
+  if (parts.length && !own) announceInOrder(sentences(parts));
   if (next.phase !== "lobby") say(latestText(next, () => summary(next)));
   showAway(prev, next);
   noteSeen(next);
@@ -519,7 +520,9 @@ function act(call, after = null) {
 function blocked() {
   if (myTurn()) return false;
   const g = state.game;
-  say(g?.turn && g.phase === "play" ? turnText(g) : "");
+  const text = g?.turn && g.phase === "play" ? turnText(g) : "";
+  say(text);
+  if (text) announce(text);
   return true;
 }
 
