@@ -8,6 +8,7 @@ import json
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -167,7 +168,7 @@ WORDS = {
         "ask_hint": "Use a hint?",
         "ask_undo": "Undo the last card?",
         "provisional": "provisional rank {rank} · as good as or better than {percentile}%",
-        "badge": "Provisional: not on the board",
+        "badge": "Joined today: off the board",
         "joined": "You joined today",
         "share": "Share",
         "shared": "Shared.",
@@ -182,7 +183,7 @@ WORDS = {
         "ask_hint": "ヒントを使いますか？",
         "ask_undo": "最後のカードを元に戻しますか？",
         "provisional": "仮の順位 {rank}位 · ランキングの{percentile}%",
-        "badge": "仮の順位：ランキング外",
+        "badge": "今日参加：ランキング外",
         "joined": "今日はじめて遊んだ",
         "share": "共有",
         "shared": "共有しました。",
@@ -559,3 +560,37 @@ def test_a_new_deal_asks_before_replacing_todays_daily(
     wait_placed(page, 0)
     expect(page.locator("#daily-counted")).to_be_hidden()
     assert current() != attempt["id"] and status() == "lost"
+
+
+@pytest.fixture
+def yesterday(live_app: FastAPI) -> Iterator[None]:
+    """The daily's clock a day back: nobody else played that day, and a player made now
+    joined after it began (counted, off the board)."""
+    live_app.state.daily_clock = lambda: datetime.now(UTC) - timedelta(days=1)
+    yield
+    live_app.state.daily_clock = None
+
+
+@pytest.mark.parametrize(("lang", "phone"), [("ja", True), ("en", False)])
+def test_first_on_an_empty_board_claims_no_rank(
+    new_page: NewPage, live_url: str, yesterday: None, lang: str, phone: bool
+) -> None:
+    """A new player alone on the day: the result says there is no one to compare with, never
+    "rank 1" beside "off the board"."""
+    player = str(httpx.post(f"{live_url}/api/players", timeout=30).json()["player_id"])
+    finish_daily(live_url, player)
+    me = player_api(live_url, player, "GET", "/api/daily/american")["me"]
+    assert me["provisional"]["players"] == 0 and me["provisional"]["rank"] == 1
+    page = new_page(phone=phone, locale=LOCALE[lang], init_script=as_player(player))
+    page.goto("/daily.html")
+    text = page.locator("#result-text")
+    expect(text).to_contain_text(str(me["total"]))
+    rank_words = ["rank 1", "1位"]
+    for word in rank_words:
+        expect(text).not_to_contain_text(word)
+    expect(text).to_contain_text("no rank" if lang == "en" else "比べる順位はありません")
+    expect(page.locator("#result-badge")).to_have_text(WORDS[lang]["badge"])
+    expect(page.locator("#result-note")).not_to_contain_text(
+        "provisional" if lang == "en" else "仮の順位"
+    )
+    check_screen(page, f"daily, alone on the board ({lang})", phone=phone)
