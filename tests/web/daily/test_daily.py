@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
