@@ -103,6 +103,15 @@ def test_kings_corner_screenshots(
     seeded_match(page, live_app, quick_seed(rounds=3).seed, rounds=3)
     play_turns(page, live_app)
     expect(page.locator("#next-round-btn")).to_be_visible()
+    # The round's column is named as a round on every size, never a bare "1".
+    header = page.locator("#end-table thead th.num").first
+    long, short = {"en": ("Round 1", "R1"), "ja": ("第1回", "第1回")}[lang]
+    expect(header.locator(".col-long")).to_have_text(long)
+    if phone:
+        expect(header.locator(".col-short")).to_be_visible()
+        expect(header.locator(".col-short")).to_have_text(short)
+    else:
+        expect(header.locator(".col-short")).to_be_hidden()
     page.evaluate("() => window.scrollTo(0, 0)")
     look("round-end")
     shot(page, screenshot_dir, f"round-end-{tag}-full", full_page=True)

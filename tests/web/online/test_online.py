@@ -7,7 +7,7 @@ browser context on one real server with fast online timings (tests/web/online_he
   spectator's page, others' moves arriving live, the end for everyone, then the rematch with
   one press each;
 - leaving and coming back: a reload mid-turn, a closed device (reconnecting countdown, then
-  away with a computer playing and the host's Remove seat), the person returning;
+  away with a computer playing and the host's Computer for good), the person returning;
 - the turn timer running out (a computer finishes the turn), and the language switch.
 """
 
@@ -64,6 +64,11 @@ def device(browser: Browser, online_url: str, console_guard: ConsoleGuard) -> It
         yield make
 
 
+SHARE_SHEET = (
+    "window.__shared = []; navigator.share = async (data) => { window.__shared.push(data); };"
+)
+
+
 def hand_codes(page: Page) -> list[str]:
     codes: list[str] = page.locator("#hand .hand-card").evaluate_all(
         "els => els.map(e => e.dataset.card)"
@@ -99,7 +104,10 @@ def test_a_match_on_three_devices_with_a_spectator_then_a_rematch(device: Device
     )
     assert ben.locator("#lobby-seats b").count() == 0
     expect(host.locator(".lobby-seat[data-seat='2'] .lobby-seat-name")).to_have_text("ちえ")
-    expect(chie.locator("#lobby-title")).to_have_text("参加者を待っています")
+    # Whose table it is, for a friend opening the invite (the host's name, as text).
+    expect(chie.locator("#lobby-title")).to_have_text(
+        "Ana <b>&amp;</b>さんのテーブル：参加者を待っています"
+    )
     expect(chie.locator("#lobby-status")).to_have_text("ホストが始めるのを待っています。")
     expect(host.locator("#start-match-btn")).to_be_enabled()
     assert_no_axe_violations(host, "online lobby, host (desktop)")
@@ -209,7 +217,12 @@ def test_leaving_and_coming_back(device: Device, online_url: str) -> None:
         re.compile(r"reconnecting 0:0\d"), timeout=LIVE_TIMEOUT
     )
     expect(seat.locator(".conn.away")).to_have_text("away: computer playing", timeout=LIVE_TIMEOUT)
-    expect(host.locator("#remove-seat-1")).to_be_visible()
+    remove = host.locator("#remove-seat-1")
+    expect(remove).to_have_text("Computer for good")
+    # Its name says how it differs from the stand-in already playing.
+    expect(remove).to_have_attribute(
+        "aria-label", re.compile(r"^Computer for good: .*cannot take it back")
+    )
     # The stand-in plays Dee's turns while the host plays theirs.
     closed_at = max((e["n"] for e in api_get(host, token)["log"]), default=0)
     for _ in range(2):
@@ -257,14 +270,25 @@ def test_turn_timer_and_language(device: Device) -> None:
         "rounds": 1,
         "turn_timer": 2,
     }
-    token = create_table_api(host, body)["token"]
+    # A phone's share sheet: the invite offers it beside "Copy link".
+    host.add_init_script(SHARE_SHEET)
+    made = create_table_api(host, body)
+    token = made["token"]
     expect(host.locator("#lobby-rules")).to_contain_text("Turn timer: 2 s")
+    expect(host.locator("#lobby-rules")).to_contain_text("Rounds: 1")
+    host.locator("#share-btn").click()
+    expect(host.locator("#live")).to_have_text("Shared.")
+    shared = host.evaluate("() => window.__shared")
+    assert len(shared) == 1, shared
+    assert shared[0]["text"] == f"Play Kings Corner at my table. Room code {made['code']}."
+    assert shared[0]["url"].endswith(f"/kings-corner-online.html#{token}"), shared
     # The language switch re-fills the page in place.
     host.locator("[data-set-lang=ja]").click()
-    expect(host.locator("#lobby-title")).to_have_text("参加者を待っています")
+    expect(host.locator("#lobby-title")).to_have_text("あなたのテーブル：参加者を待っています")
     expect(host.locator("#lobby-rules")).to_contain_text("持ち時間：2秒")
+    expect(host.locator("#lobby-rules")).to_contain_text("ラウンド数：1")
     host.locator("[data-set-lang=en]").click()
-    expect(host.locator("#lobby-title")).to_have_text("Waiting for players")
+    expect(host.locator("#lobby-title")).to_have_text("Your table: waiting for players")
     # Without an invite link the page asks for a room code (here in Japanese).
     friend.goto(PAGE)
     expect(friend.locator("#code-entry h1")).to_have_text("キングスコーナー オンライン")

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
+from tests.web.a11y import check_screen
 from tests.web.conftest import ConsoleGuard, NewPage
 from tests.web.helpers import (
     PS,
@@ -81,12 +83,21 @@ def test_whole_deal_by_keyboard_only(page: Page) -> None:
     expect(page.locator(".cell.in-line")).to_have_count(0)
 
 
+def answer_yes(page: Page) -> None:
+    """The question before a hint or an undo on an unassisted deal: go on with it."""
+    expect(page.locator("#daily-ask")).to_be_visible()
+    page.locator("#daily-ask-yes").click()
+    expect(page.locator("#daily-ask")).to_be_hidden()
+
+
 def test_hint_then_place(page: Page) -> None:
     start_deal(page)
     page.locator(cell(page, 2, 2)).click()
     wait_placed(page, 1)
     expect(page.locator("#practice-marker")).to_be_hidden()
     page.keyboard.press("h")
+    # One key press would make the deal practice: H asks first.
+    answer_yes(page)
     hinted = page.locator(".cell.hinted")
     expect(hinted).to_have_count(1)
     expect(page.locator("#practice-marker")).to_be_visible()
@@ -127,6 +138,7 @@ def test_undo_marks_practice(page: Page) -> None:
     wait_placed(page, 1)
     expect(page.locator("#practice-marker")).to_be_hidden()
     page.keyboard.press("z")
+    answer_yes(page)
     wait_placed(page, 0)
     expect(page.locator("#practice-marker")).to_be_visible()
     expect(page.locator("#current-card")).to_have_attribute("data-card", first or "")
@@ -403,9 +415,11 @@ def test_hint_numbers_have_a_legend(new_page: NewPage) -> None:
     for locale, words in (("en-US", "final total"), ("ja-JP", "最終合計")):
         page = new_page(locale=locale)
         start_deal(page)
+        page.locator(cell(page, 2, 2)).click()
+        wait_placed(page, 1)
         legend = page.locator("#hint-legend")
         expect(legend).to_be_hidden()
-        page.keyboard.press("h")
+        page.locator("#hint-btn").click()  # the button does not ask: pressing it is the choice
         expect(page.locator(".cell.hinted")).to_have_count(1)
         expect(legend).to_be_visible()
         expect(legend).to_contain_text(words)
@@ -413,7 +427,7 @@ def test_hint_numbers_have_a_legend(new_page: NewPage) -> None:
         shown = page.locator(".cell.hinted .est").text_content()
         expect(page.locator("#legend-est")).to_have_text(shown or "?")
         page.locator(".cell.hinted").click()
-        wait_placed(page, 1)
+        wait_placed(page, 2)
         expect(legend).to_be_hidden()
 
 
@@ -485,3 +499,70 @@ def test_best_scores_stay_inside_their_panel(new_page: NewPage) -> None:
         page.locator("#deal-btn").click()
         play_to_the_end(page)
         fits(phone, "end")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_h_and_z_ask_first_and_say_what_they_do(new_page: NewPage, lang: str) -> None:
+    """H on an unassisted deal asks first (Cancel keeps it unassisted; "Don't ask again"
+    stops the question); on the first card the hint says every cell is as good, not 25 equal
+    numbers; Z with nothing to undo says so; a placement says what its lines now hold."""
+    words = {
+        "en": {
+            "ask": "Use a hint?",
+            "equal": "Every empty cell is as good for this card",
+            "nothing": "Nothing to undo.",
+            "so_far": "Row 1: 1 of 5 cards. Column 1: 1 of 5 cards.",
+            "complete": "Row 1 complete:",
+            "next": "Place next:",
+        },
+        "ja": {
+            "ask": "ヒントを使いますか？",
+            "equal": "この札はどの空きマスに置いても同じです",
+            "nothing": "元に戻せる札はありません。",
+            "so_far": "1行目：5枚中1枚。 1列目：5枚中1枚。",
+            "complete": "1行目がそろいました：",
+            "next": "次に置く札：",
+        },
+    }[lang]
+    page = new_page(locale={"en": "en-US", "ja": "ja-JP"}[lang])
+    start_deal(page)
+    live = page.locator("#live")
+    page.locator(cell(page, 0, 0)).focus()
+    page.keyboard.press("z")
+    expect(live).to_have_text(words["nothing"])
+    # H asks; Esc cancels and the deal stays unassisted.
+    page.keyboard.press("h")
+    dialog = page.locator("#daily-ask")
+    expect(dialog.locator("h2")).to_have_text(words["ask"])
+    expect(page.locator("#daily-ask-keep")).to_be_focused()
+    check_screen(page, f"hint question ({lang})", phone=False)
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(page.locator(".cell.hinted")).to_have_count(0)
+    expect(page.locator("#practice-marker")).to_be_hidden()
+    # Yes, and never ask again: the first card's hint is one sentence, no numbers.
+    page.keyboard.press("h")
+    page.locator("#daily-ask-quiet").check()
+    page.locator("#daily-ask-yes").click()
+    expect(page.locator(".cell.hinted")).to_have_count(1)
+    expect(page.locator("#practice-marker")).to_be_visible()
+    expect(page.locator(".est:not(:empty)")).to_have_count(0)
+    expect(page.locator("#legend-equal")).to_contain_text(words["equal"])
+    expect(live).to_contain_text(words["equal"])
+    # A placement says what its row and column now hold, then the card to place next.
+    page.locator(cell(page, 0, 0)).click()
+    wait_placed(page, 1)
+    expect(live).to_contain_text(words["so_far"])
+    expect(live).to_contain_text(words["next"])
+    for col in range(1, 5):
+        page.locator(cell(page, 0, col)).click()
+        wait_placed(page, col + 1)
+    expect(live).to_contain_text(words["complete"])
+    # The next deal: H no longer asks.
+    page.locator("#new-deal-btn").click()
+    start_deal(page)
+    page.locator(cell(page, 2, 2)).click()
+    wait_placed(page, 1)
+    page.keyboard.press("h")
+    expect(page.locator(".cell.hinted")).to_have_count(1)
+    expect(dialog).to_be_hidden()

@@ -14,7 +14,7 @@
  */
 
 import { applyTranslations, currentLanguage, t } from "../core/i18n.js";
-import { storageGet, storageSet } from "../core/settings.js";
+import { getSetting, setSetting, storageGet, storageSet } from "../core/settings.js";
 import { DAILY_GAME_KEY } from "./api.js";
 
 // The line's and the dialog's styles live in daily.css, loaded here (before the screen
@@ -112,19 +112,33 @@ function build() {
   const actions = document.createElement("p");
   actions.className = "daily-ask-actions";
   actions.append(keep, yes);
-  d.append(title, text, actions);
+  // "Don't ask again", shown for the questions that offer it.
+  const quiet = document.createElement("p");
+  quiet.className = "daily-ask-quiet";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.id = "daily-ask-quiet";
+  const label = document.createElement("label");
+  label.htmlFor = "daily-ask-quiet";
+  quiet.append(box, " ", label);
+  d.append(title, text, quiet, actions);
   keep.addEventListener("click", () => d.close("keep"));
   yes.addEventListener("click", () => d.close("yes"));
   document.body.append(d);
   return d;
 }
 
-/** The dialog with `words` (title, text, keep and yes: texts), answered true by "yes" and
- * false by "keep", Esc or a second question while it is open. Focus starts on "keep" (the
- * choice that changes nothing) and goes back where it was when the dialog closes. */
-function ask(words) {
+/** The dialog with `words` (title, text, keep and yes: texts; `quiet`: the label of a "don't
+ * ask again" box, whose ticking calls `onQuiet` when the dialog closes), answered true by
+ * "yes" and false by "keep", Esc or a second question while it is open. Focus starts on
+ * "keep" (the choice that changes nothing) and goes back where it was when it closes. */
+function ask(words, onQuiet = null) {
   dialog ??= build();
   if (dialog.open) return Promise.resolve(false);
+  const quiet = dialog.querySelector("#daily-ask-quiet");
+  quiet.checked = false;
+  quiet.parentElement.hidden = !words.quiet;
+  dialog.querySelector("label[for=daily-ask-quiet]").textContent = words.quiet || "";
   dialog.querySelector("h2").textContent = words.title;
   dialog.querySelector("#daily-ask-text").textContent = words.text;
   dialog.querySelector("#daily-ask-keep").textContent = words.keep;
@@ -137,6 +151,7 @@ function ask(words) {
       "close",
       () => {
         if (back?.isConnected) back.focus();
+        if (words.quiet && quiet.checked && onQuiet) onQuiet();
         resolve(dialog.returnValue === "yes");
       },
       { once: true },
@@ -147,17 +162,34 @@ function ask(words) {
 }
 
 /**
- * Before a hint or an undo (`kind`: "hint" or "undo") on `game`: true at once unless it is the
- * counted attempt; then the question, answered true by its "yes" button.
+ * Before a hint or an undo (`kind`: "hint" or "undo") on `game`: on the counted daily attempt,
+ * the daily's question; on another deal still unassisted, when `byKey` (H or Z: one key press
+ * that cannot be taken back), the first time in that deal, a lighter question with "Don't ask
+ * again" (`settings.psAssistQuiet`); else true at once. True goes on with it.
  */
-export function askBeforeAssist(game, kind) {
-  if (!countedAttempt(game)) return Promise.resolve(true);
-  return ask({
-    title: t(kind === "hint" ? "daily.ask_hint_title" : "daily.ask_undo_title"),
-    text: t("daily.ask_text"),
-    keep: t("daily.ask_keep"),
-    yes: t(kind === "hint" ? "daily.ask_hint_yes" : "daily.ask_undo_yes"),
-  });
+export function askBeforeAssist(game, kind, byKey = false) {
+  if (countedAttempt(game)) {
+    return ask({
+      title: t(kind === "hint" ? "daily.ask_hint_title" : "daily.ask_undo_title"),
+      text: t("daily.ask_text"),
+      keep: t("daily.ask_keep"),
+      yes: t(kind === "hint" ? "daily.ask_hint_yes" : "daily.ask_undo_yes"),
+    });
+  }
+  const view = game?.view;
+  if (!byKey || !view || view.practice || view.replay || view.is_over || getSetting("psAssistQuiet")) {
+    return Promise.resolve(true);
+  }
+  return ask(
+    {
+      title: t(kind === "hint" ? "ps.ask_hint_title" : "ps.ask_undo_title"),
+      text: t("ps.ask_text"),
+      keep: t("ps.ask_keep"),
+      yes: t(kind === "hint" ? "daily.ask_hint_yes" : "daily.ask_undo_yes"),
+      quiet: t("ps.ask_quiet"),
+    },
+    () => setSetting("psAssistQuiet", true),
+  );
 }
 
 /** "today's daily deal (American)", or the day's when the attempt is an earlier day's. */

@@ -128,8 +128,7 @@ function renderResult(data) {
   // With nobody on the board there is no provisional rank to explain, only why it is off.
   if (me.status === "counted" && !me.eligible) {
     note = t(me.provisional?.players === 0 ? "daily.new_id_note_first" : "daily.new_id_note");
-  }
-  else if (me.status === "practice") note = t("daily.practice_note");
+  } else if (me.status === "practice") note = t("daily.practice_note");
   else if (me.status === "review") note = t("daily.review_note");
   $("result-note").textContent = note;
   const sharable = (me.status === "counted" || me.status === "practice") && me.total !== null;

@@ -63,10 +63,10 @@ export function renderEnd(section, game, handlers) {
   head.append(el("th", { scope: "col" }, t("kc.col_player")));
   head.append(
     ...match.results.map((_, i) => {
-      // "Round 1" in full; narrow screens show "1" (the full words stay for screen readers).
+      // "Round 1" in full; narrow screens show "R1" (the full words stay for screen readers).
       const th = el("th", { scope: "col", class: "num" });
       th.append(el("span", { class: "col-long" }, t("kc.col_round", { n: i + 1 })));
-      th.append(el("span", { class: "col-short", "aria-hidden": "true" }, String(i + 1)));
+      th.append(el("span", { class: "col-short", "aria-hidden": "true" }, t("kc.col_round_short", { n: i + 1 })));
       return th;
     }),
   );

@@ -71,7 +71,7 @@ export function rulesLines(table) {
   const rules = st.rules;
   return [
     t("kc.rules_line", { name: t(`kc.rule_set.${presetOf(rules)}`), options: rulesOptions(rules) }),
-    t(`kc.rounds.${st.rounds}`),
+    t("kco.rounds_line", { n: st.rounds }),
     t("kco.timer_line", { time: st.turn_timer ? t("kco.timer_s", { n: st.turn_timer }) : t("kco.timer.off") }),
     t("kco.stand_in_line", { strength: t(`kc.strength.${st.stand_in}`) }),
     t("kon.grace_line", { grace: t("kco.timer_s", { n: Math.round(st.grace) }) }),
@@ -92,6 +92,13 @@ export function renderLobby(table, { join, makeComputer, serverNow, inviteUrl })
   const me = table.me;
   const host = Boolean(me?.host);
   const open = table.seats.map((s, i) => (s.kind === "open" ? i : -1)).filter((i) => i >= 0);
+
+  // Whose table it is: a friend opening an invite sees the host's name first.
+  const title = $("lobby-title");
+  delete title.dataset.i18n;
+  const hostName = table.seats[table.host]?.name;
+  if (host) title.textContent = t("kco.lobby_title_mine");
+  else title.textContent = hostName ? t("kco.lobby_title_of", { host: hostName }) : t("kco.lobby_title");
 
   $("invite-box").hidden = !table.code;
   if (table.code) {

@@ -667,6 +667,18 @@ function leave() {
   );
 }
 
+async function shareLink() {
+  const g = state.game;
+  if (!g?.code) return;
+  try {
+    await navigator.share({ text: t("kco.share_text", { code: g.code }), url: $("invite-link").value });
+    announce(t("kco.shared"));
+  } catch (err) {
+    // Closing the sheet is no error; anything else falls back to copying.
+    if (err?.name !== "AbortError") copyLink($("invite-link"));
+  }
+}
+
 async function copyLink(input) {
   try {
     await navigator.clipboard.writeText(input.value);
@@ -678,9 +690,10 @@ async function copyLink(input) {
   }
 }
 
-// --- the host's "remove seat" on the table -----------------------------------------------
+// --- the host's tools on an absent seat -----------------------------------------------
 
-/** A host sees "Remove seat" beside a person who is away (a computer then keeps the seat). */
+/** A host sees "Computer for good" beside a person who is away (a computer then keeps the
+ * seat for the rest of the match, where the stand-in only plays until they are back). */
 function hostSeatTools(li, seat, game) {
   decorateSeat(li, seat, game);
   const s = game.seats[seat];
@@ -696,7 +709,9 @@ function hostSeatTools(li, seat, game) {
   tool("invite-new", "invite_new", () => hostSeat(seat, "invite"));
   if (s.connection === "away") {
     const b = button(`remove-seat-${seat}`, "remove-seat", t("kco.remove_seat"), () => removeSeat(seat));
+    // Its name says how it differs from the stand-in already playing (for good, no way back).
     b.setAttribute("aria-label", t("kco.remove_seat_label", { who }));
+    b.title = t("kco.remove_seat_label", { who });
     li.append(b);
   }
 }
@@ -766,6 +781,11 @@ function wire() {
   ({ table, chooser } = wireTable({ state, legal, blocked, render, play }, hostSeatTools));
   wireCodeForm($("code-form"), $("room-code"));
   $("copy-btn").addEventListener("click", () => copyLink($("invite-link")));
+  // The phone's share sheet, where the browser has one (as the daily's share does).
+  if (typeof navigator.share === "function") {
+    $("share-btn").hidden = false;
+    $("share-btn").addEventListener("click", shareLink);
+  }
   $("seat-copy-btn").addEventListener("click", () => copyLink($("seat-invite-link")));
   $("away-ok").addEventListener("click", () => {
     $("away-summary").hidden = true;

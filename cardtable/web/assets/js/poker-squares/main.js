@@ -29,6 +29,7 @@ const state = {
   game: null, // {id, version, view}
   hint: null,
   estimates: null,
+  equalCells: null, // the one estimate, shown as a sentence, when every cell has it
   highlight: null,
   paused: false,
   busy: false,
@@ -92,7 +93,11 @@ function renderLegend() {
   const legend = $("hint-legend");
   const hint = state.hint;
   const estimate = hint && state.estimates ? state.estimates.get(`${hint.row},${hint.col}`) : undefined;
-  legend.hidden = estimate === undefined;
+  const equal = hint && state.equalCells !== null ? state.equalCells : null;
+  legend.hidden = estimate === undefined && equal === null;
+  $("legend-est").parentElement.hidden = equal !== null;
+  $("legend-equal").hidden = equal === null;
+  $("legend-equal").textContent = equal === null ? "" : t("ps.equal_cells", { est: equal });
   $("legend-est").textContent = estimate === undefined ? "" : formatEstimate(estimate);
 }
 
@@ -204,6 +209,7 @@ function adopt(game) {
   if (!previous || previous.id !== game.id || previous.version !== game.version) {
     state.hint = null;
     state.estimates = null;
+    state.equalCells = null;
   }
   if (!previous || previous.id !== game.id) {
     state.highlight = null;
@@ -293,7 +299,7 @@ function place(row, col) {
     if (next.view.is_over) await loadScores();
     render();
     playSound(next.view.is_over ? "end" : "place");
-    let text = t("ps.placed", { card: cardName(card), row: row + 1, col: col + 1 });
+    let text = `${t("ps.placed", { card: cardName(card), row: row + 1, col: col + 1 })} ${lineNews(next.view, row, col)}`;
     if (next.view.is_over) {
       const result = targetResult(next.view);
       text += ` ${t("ps.end_announce", { total: next.view.total, result })}`;
@@ -304,11 +310,30 @@ function place(row, col) {
   });
 }
 
-async function undo() {
+/** What the placement at (row, col) made of its row and its column: the hand and points of a
+ * line it completed, else how many of its five cards are in. */
+function lineNews(view, row, col) {
+  const said = [row, 5 + col].map((line) => {
+    const points = view.line_scores[line];
+    if (points !== null) {
+      return t("ps.line_complete", { line: lineName(line), hand: t(`hand.${view.line_hands[line]}`), n: points });
+    }
+    const cells = line < 5 ? view.grid[line] : view.grid.map((r) => r[line - 5]);
+    return t("ps.line_so_far", { line: lineName(line), k: cells.filter(Boolean).length });
+  });
+  return said.join(" ");
+}
+
+/** Z or the Undo button (`byKey`: the key, which asks first on a deal still unassisted). */
+async function undo(byKey = false) {
   const game = state.game;
-  if (!game || state.paused || state.busy || !game.view.can_undo) return;
-  // The daily's counted attempt asks first: an undo makes it practice.
-  if (!(await askBeforeAssist(game, "undo")) || state.game !== game) return;
+  if (!game || state.paused || state.busy) return;
+  if (!game.view.can_undo) {
+    if (!game.view.is_over) announce(t("ps.nothing_to_undo"));
+    return;
+  }
+  // The daily's counted attempt asks first, and Z on any unassisted deal: it makes it practice.
+  if (!(await askBeforeAssist(game, "undo", byKey)) || state.game !== game) return;
   const [row, col] = game.view.last_placed;
   const card = game.view.grid[row][col];
   run(async () => {
@@ -321,22 +346,29 @@ async function undo() {
   });
 }
 
-async function hint() {
+/** H or the Hint button (`byKey`: the key, which asks first on a deal still unassisted). */
+async function hint(byKey = false) {
   const game = state.game;
   if (!game || state.paused || state.busy || game.view.is_over) return;
-  // The daily's counted attempt asks first: a hint makes it practice.
-  if (!(await askBeforeAssist(game, "hint")) || state.game !== game) return;
+  // The daily's counted attempt asks first, and H on any unassisted deal: it makes it practice.
+  if (!(await askBeforeAssist(game, "hint", byKey)) || state.game !== game) return;
   run(async () => {
     const answer = await api.hint(game);
     showError(null);
     adopt(answer.game);
     state.hint = answer.hint;
-    state.estimates = new Map(answer.estimates.map((e) => [`${e.row},${e.col}`, e.estimate]));
+    // Every cell the same (the first card: the grid is symmetric): one sentence, not 25
+    // equal numbers.
+    const shown = new Set(answer.estimates.map((e) => formatEstimate(e.estimate)));
+    state.equalCells = shown.size === 1 ? [...shown][0] : null;
+    state.estimates =
+      state.equalCells === null ? new Map(answer.estimates.map((e) => [`${e.row},${e.col}`, e.estimate])) : null;
     render();
     const focusBoard = board.contains(document.activeElement) || document.activeElement === document.body;
     board.setCursor(answer.hint.row, answer.hint.col, focusBoard);
     playSound("hint");
-    announce(t("ps.hint_announce", { row: answer.hint.row + 1, col: answer.hint.col + 1 }));
+    const said = t("ps.hint_announce", { row: answer.hint.row + 1, col: answer.hint.col + 1 });
+    announce(state.equalCells === null ? said : `${said} ${t("ps.equal_cells", { est: state.equalCells })}`);
   });
 }
 
@@ -359,6 +391,7 @@ function clearSelection() {
   else {
     state.hint = null;
     state.estimates = null;
+    state.equalCells = null;
   }
   render();
 }
@@ -382,8 +415,8 @@ function wire() {
     showPlay();
     board.focus();
   });
-  $("hint-btn").addEventListener("click", hint);
-  $("undo-btn").addEventListener("click", undo);
+  $("hint-btn").addEventListener("click", () => hint());
+  $("undo-btn").addEventListener("click", () => undo());
   $("pause-btn").addEventListener("click", togglePause);
   $("new-deal-btn").addEventListener("click", showSetup);
   // A click anywhere outside the grid and the line buttons clears a line highlight (SPEC PS-11).
@@ -392,7 +425,7 @@ function wire() {
     if (ev.target instanceof Element && ev.target.closest("#board, #breakdown button")) return;
     toggleHighlight(state.highlight);
   });
-  const keys = { h: hint, z: undo, p: togglePause, escape: clearSelection };
+  const keys = { h: () => hint(true), z: () => undo(true), p: togglePause, escape: clearSelection };
   for (let col = 0; col < 5; col++) keys[String(col + 1)] = () => jumpToColumn(col);
   // No game keys while a dialog (settings, the daily's question) is open.
   onShortcuts(() => state.screen === "play" && !document.querySelector("dialog[open]"), keys);
