@@ -594,3 +594,20 @@ def test_first_on_an_empty_board_claims_no_rank(
         "provisional" if lang == "en" else "仮の順位"
     )
     check_screen(page, f"daily, alone on the board ({lang})", phone=phone)
+
+
+@pytest.mark.parametrize(("lang", "phone"), [("ja", True), ("en", False)])
+def test_the_next_deal_is_given_in_the_players_own_time(
+    new_page: NewPage, lang: str, phone: bool
+) -> None:
+    """In Tokyo the daily resets at 9:00 local time: the page says so (and that it is midnight
+    UTC), instead of asking the player to convert from UTC."""
+    page = new_page(phone=phone, locale=LOCALE[lang], timezone_id="Asia/Tokyo")
+    page.goto("/daily.html")
+    intro = page.locator("#daily-intro")
+    expect(intro).to_contain_text("9:00" if lang == "ja" else "9:00 AM")
+    expect(intro).to_contain_text("UTC\u00a00:00" if lang == "ja" else "00:00\u00a0UTC")
+    text = intro.text_content() or ""
+    # The time and its zone stay on one line.
+    assert re.search(r"9:00(\u00a0AM)?\u00a0\S", text), text
+    check_screen(page, f"daily intro in Tokyo ({lang})", phone=phone)

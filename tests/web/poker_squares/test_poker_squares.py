@@ -554,6 +554,9 @@ def test_h_and_z_ask_first_and_say_what_they_do(new_page: NewPage, lang: str) ->
     wait_placed(page, 1)
     expect(live).to_contain_text(words["so_far"])
     expect(live).to_contain_text(words["next"])
+    # A cell's name is joined in its own language's way (never "、" and ", " mixed).
+    label = page.locator(cell(page, 0, 0)).get_attribute("aria-label") or ""
+    assert (", " not in label and "、" in label) if lang == "ja" else ", " in label, label
     for col in range(1, 5):
         page.locator(cell(page, 0, col)).click()
         wait_placed(page, col + 1)

@@ -100,6 +100,15 @@ function renderToday(data) {
   $("today-title").textContent = t("daily.today_title", { day: formatDay(today?.day || data.day) });
 }
 
+/** The time of the next deal on this device's clock ("9:00 GMT+9"), the space before its
+ * zone unbreakable. */
+export function localResetTime(now = Date.now()) {
+  const next = new Date(now + msToNextDay(now));
+  return next
+    .toLocaleTimeString(currentLanguage(), { hour: "numeric", minute: "2-digit", timeZoneName: "short" })
+    .replace(/ /g, "\u00a0");
+}
+
 function resultText(me) {
   if (me.status === "open") return t("daily.result_open");
   if (me.status === "lost") return t("daily.result_lost");
@@ -242,7 +251,13 @@ function renderFairness(data) {
   box.replaceChildren(line, details);
 }
 
+/** The introduction, with the next deal's time in the player's own time zone. */
+function renderIntro() {
+  $("daily-intro").textContent = t("daily.intro", { time: localResetTime() });
+}
+
 function render() {
+  renderIntro();
   const data = state.data;
   if (!data) return;
   for (const section of document.querySelectorAll(".daily-streak, .daily-name, .daily-board")) section.hidden = false;
@@ -374,6 +389,7 @@ function wire() {
     load();
   });
   onLanguageChange(render);
+  renderIntro();
   let last = msToNextDay();
   setInterval(() => {
     const left = msToNextDay();

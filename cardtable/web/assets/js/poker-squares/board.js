@@ -138,7 +138,7 @@ export function createBoard(root, { onCell, onLine }) {
         const parts = [code ? t("ps.cell_card", { card: cardName(code), ...where }) : t("ps.cell_empty", where)];
         if (hinted) parts.push(t("ps.cell_hint"));
         if (estimate) parts.push(t("ps.cell_estimate", { value: estimate }));
-        el.setAttribute("aria-label", parts.join(", "));
+        el.setAttribute("aria-label", parts.join(t("kc.sep")));
         if (extra.paused || view.is_over || code) el.setAttribute("aria-disabled", "true");
         else el.removeAttribute("aria-disabled");
       }
