@@ -58,6 +58,14 @@ def test_statistics_history_replay_in_japanese_on_a_phone(
     new_page: NewPage, played: tuple[str, int], screenshot_dir: Path
 ) -> None:
     page, _ = open_stats(new_page, played, phone=True, locale="ja-JP")
+    # Recent games come first; the table never played is one line, after the one played.
+    expect(page.locator("#ps-british")).to_contain_text("この得点表の配札はまだありません。")
+    order = page.evaluate(
+        "() => [...document.querySelectorAll('#history-box, #ps-american, #ps-british')]"
+        ".map((e) => e.id)"
+    )
+    assert order == ["history-box", "ps-american", "ps-british"], order
+    expect(page.locator("#ps-summary-british")).to_have_count(0)
     summary = page.locator("#ps-summary-american tbody tr").first
     expect(summary).to_contain_text("2")
     expect(page.locator("#ps-chart-american svg.histogram rect.bar")).not_to_have_count(0)

@@ -70,13 +70,21 @@ function table(caption, head, rows, id) {
 
 function renderPokerSquares(stats) {
   const box = $("ps-tables");
+  // The table played most first; one never played is a line, not a panel of zeros.
+  const dealt = (name) => stats.poker_squares[name].unassisted.deals + stats.poker_squares[name].practice.deals;
+  const names = ["american", "british"].sort((a, b) => dealt(b) - dealt(a));
   box.replaceChildren(
-    ...["american", "british"].map((name) => {
+    ...names.map((name) => {
       const s = stats.poker_squares[name];
       const u = s.unassisted;
       const p = s.practice;
       const panel = el("div", { class: "panel", id: `ps-${name}` });
       panel.append(el("h3", {}, t(`ps.table.${name}`)));
+      if (!dealt(name)) {
+        panel.classList.add("stats-none");
+        panel.append(el("p", { class: "note" }, t("stats.no_table_deals")));
+        return panel;
+      }
       const cols = [t("stats.measure"), t("stats.unassisted"), t("stats.practice")];
       panel.append(
         table(
