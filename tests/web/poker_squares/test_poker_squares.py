@@ -569,3 +569,32 @@ def test_h_and_z_ask_first_and_say_what_they_do(new_page: NewPage, lang: str) ->
     page.keyboard.press("h")
     expect(page.locator(".cell.hinted")).to_have_count(1)
     expect(dialog).to_be_hidden()
+
+
+def test_choices_read_as_chosen_on_the_dark_page_and_in_dialogs(page: Page) -> None:
+    """A chosen radio is gold on the dark page (a white ring read as unchosen beside the grey
+    ones), and the settings dialog draws its boxes light (unchecked ones looked filled)."""
+    page.goto(PS)
+    expect(page.locator("#setup")).to_be_visible()
+    radio = page.locator("input[name=table][value=american]")
+    expect(radio).to_be_checked()
+    gold = page.evaluate(
+        "() => getComputedStyle(document.documentElement).getPropertyValue('--gold')"
+    )
+    accent = radio.evaluate("(e) => getComputedStyle(e).accentColor")
+    probe = page.evaluate(
+        "(c) => { const d = document.createElement('i'); d.style.color = c;"
+        " document.body.append(d); const v = getComputedStyle(d).color; d.remove(); return v; }",
+        gold.strip(),
+    )
+    assert accent == probe, (accent, probe)
+    # "Daily deal" beside "Deal" with a gap, never touching.
+    deal, daily = (
+        page.locator("#deal-btn").bounding_box(),
+        page.locator("#daily-btn").bounding_box(),
+    )
+    assert deal and daily and daily["x"] - (deal["x"] + deal["width"]) >= 8, (deal, daily)
+    page.locator("#settings-open").click()
+    box = page.locator("#opt-sound")
+    expect(box).to_be_visible()
+    assert box.evaluate("(e) => getComputedStyle(e).colorScheme") == "light"

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from cardtable.server import Settings, create_app
 from cardtable.server.core.online_config import OnlineSettings
+from tests.web.a11y import check_screen
 from tests.web.conftest import NewPage
 
 PAGES = ["/", "/rules-poker-squares.html", "/rules-kings-corner.html", "/poker-squares.html"]
@@ -26,6 +27,22 @@ def test_home_links_both_games(page: Page) -> None:
     expect(page.get_by_role("img", name="ace of spades")).to_be_visible()
     page.locator("#rules-ps").click()
     expect(page.locator("article[lang=en] h1")).to_have_text("How to play Poker Squares")
+
+
+@pytest.mark.parametrize("locale", ["ja-JP", "en-US"])
+def test_home_on_a_phone_shows_both_games_buttons(new_page: NewPage, locale: str) -> None:
+    """At 390x844 "Play with friends" is on the first screen, the daily button never touches
+    Play, and every control in the page is a 44 px tap target."""
+    page = new_page(phone=True, locale=locale)
+    page.goto("/")
+    expect(page.locator("#daily-home")).to_be_visible()
+    friends = page.locator("#friends-kc").bounding_box()
+    assert friends is not None and friends["y"] + friends["height"] <= 844, friends
+    daily = page.locator("#daily-home").bounding_box()
+    play = page.locator("#play-ps").bounding_box()
+    assert daily is not None and play is not None
+    assert play["y"] - (daily["y"] + daily["height"]) >= 8, (daily, play)
+    check_screen(page, f"home on a phone ({locale})", phone=True)
 
 
 @pytest.mark.parametrize("path", PAGES)

@@ -78,7 +78,11 @@ export function renderCountedLine(play, game) {
     badge.className = "daily-counted-badge";
     const text = document.createElement("span");
     text.className = "daily-counted-text";
-    line.append(badge, " ", text);
+    // A phone shows the short form: the grid and its buttons stay on the first screen.
+    const short = document.createElement("span");
+    short.className = "daily-counted-short";
+    short.setAttribute("aria-hidden", "true");
+    line.append(badge, " ", text, short);
     const title = play.querySelector("h1");
     if (title) title.after(line);
     else play.prepend(line);
@@ -88,6 +92,7 @@ export function renderCountedLine(play, game) {
   line.querySelector(".daily-counted-text").textContent = t(
     daily.eligible === false ? "daily.counted_line_new" : "daily.counted_line",
   );
+  line.querySelector(".daily-counted-short").textContent = t("daily.counted_short");
 }
 
 let dialog = null;
