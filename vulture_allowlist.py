@@ -111,3 +111,6 @@ _.background
 
 # uvicorn's WebSocket protocol reads it (resumes reading when the app's queue empties).
 _.read_paused
+
+# A response model's field, read by the pages (/api/continue: what the unfinished deal counts for).
+_.poker_squares_counted

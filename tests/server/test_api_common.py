@@ -56,7 +56,11 @@ def test_player_known_to_another_process_is_accepted(tmp_path: Path) -> None:
 
 
 def test_continue_starts_empty(api: Api) -> None:
-    assert api.get("/api/continue") == {"poker_squares": None, "kings_corner": None}
+    assert api.get("/api/continue") == {
+        "poker_squares": None,
+        "kings_corner": None,
+        "poker_squares_counted": None,
+    }
 
 
 def test_security_headers_everywhere(client: TestClient, api: Api) -> None:

@@ -1,14 +1,14 @@
 """The Kings Corner ONLINE table's layout in a four-seat round with a big hand (issue 29: "a
 phone layout where the whole hand, the log and the actions are visible without scrolling in a
 four-player online round"; item 5: the hand's second row and "Recent moves" under the action
-bar on phones, the hand half under it on a 1280x800 desktop once a seat shows "Computer for good"),
+bar on phones, the hand half under it on a 1280x800 desktop once a seat shows the host's options),
 at 390x844 (phone) and 1280x800 (desktop), in English and Japanese.
 
 Two tables, each built live on a real server (fast online timings) with the host on the page:
 - "friends": three friends who joined by the API, each with a live connection open (their
   phones on the table: "online"), each playing a card when one fits and ending the turn;
 - "away": two friends who joined and never came (after the 1 s grace period they are "away",
-  a computer plays for them, and the host's seats show "Invite someone new" and "Computer for good"
+  a computer plays for them, and the host's seats show their state as the button to their options
   on both: the tallest seat list a table has) and a computer.
 The host only ends turns (drawing a card each) until holding `HAND` cards (two rows on a
 phone) on a turn of their own; then, with the page scrolled to the top:
@@ -227,7 +227,7 @@ def check_layout(
     expect(host.locator("#end-btn")).to_be_enabled()
     if not online:
         for seat in (1, 2):
-            expect(host.locator(f"#remove-seat-{seat}")).to_be_visible(timeout=LIVE_TIMEOUT)
+            expect(host.locator(f"#seat-options-{seat}")).to_be_visible(timeout=LIVE_TIMEOUT)
     expect(host.locator("#move-log li").first).to_be_visible()
     where = f"online, four seats ({seats}), {held} cards, {size}, {lang}"
     host.evaluate("() => window.scrollTo(0, 0)")

@@ -69,6 +69,13 @@ SHARE_SHEET = (
 )
 
 
+def seat_option(host: Page, seat: int, action: str) -> None:
+    """The host opens an absent seat's options (its state line) and picks ``action``."""
+    host.locator(f"#seat-options-{seat}").click()
+    host.locator(f"#{action}-{seat}").click()
+    expect(host.locator("#seat-options")).to_be_hidden()
+
+
 def hand_codes(page: Page) -> list[str]:
     codes: list[str] = page.locator("#hand .hand-card").evaluate_all(
         "els => els.map(e => e.dataset.card)"
@@ -210,6 +217,7 @@ def test_leaving_and_coming_back(device: Device, online_url: str) -> None:
 
     # Closed: the others see "reconnecting" counting down, then "away" with a computer
     # playing that seat, and the host may remove the seat.
+    board_before = host.locator("#board-wrap").bounding_box()
     context = friend.context
     friend.close()
     seat = host.locator("#seats .seat[data-seat='1']")
@@ -217,12 +225,25 @@ def test_leaving_and_coming_back(device: Device, online_url: str) -> None:
         re.compile(r"reconnecting 0:0\d"), timeout=LIVE_TIMEOUT
     )
     expect(seat.locator(".conn.away")).to_have_text("away: computer playing", timeout=LIVE_TIMEOUT)
+    # The host's options for the seat open from its state line, in a dialog: the seat does
+    # not grow a row of buttons that pushes the other seats and the board down.
+    options = host.locator("#seat-options-1")
+    expect(options).to_have_attribute("aria-label", re.compile(r"^away: computer playing"))
+    board_after = host.locator("#board-wrap").bounding_box()
+    assert board_before and board_after
+    assert board_after["y"] - board_before["y"] <= 30, (board_before, board_after)
+    options.click()
     remove = host.locator("#remove-seat-1")
     expect(remove).to_have_text("Computer for good")
     # Its name says how it differs from the stand-in already playing.
     expect(remove).to_have_attribute(
         "aria-label", re.compile(r"^Computer for good: .*cannot take it back")
     )
+    expect(host.locator("#invite-new-1")).to_be_visible()
+    assert_no_axe_violations(host, "the host's options for an away seat")
+    host.keyboard.press("Escape")
+    expect(host.locator("#seat-options")).to_be_hidden()
+    expect(options).to_be_focused()
     # The stand-in plays Dee's turns while the host plays theirs.
     closed_at = max((e["n"] for e in api_get(host, token)["log"]), default=0)
     for _ in range(2):
@@ -238,7 +259,7 @@ def test_leaving_and_coming_back(device: Device, online_url: str) -> None:
     back = context.new_page()
     back.goto(f"/kings-corner-online.html#{token}")
     expect(seat.locator(".conn.online")).to_be_visible(timeout=LIVE_TIMEOUT)
-    expect(host.locator("#remove-seat-1")).to_have_count(0)
+    expect(host.locator("#seat-options-1")).to_have_count(0)
     played = False
     for _ in range(40):
         table = api_get(host, token)
@@ -397,7 +418,7 @@ def test_the_log_tells_a_drop_a_stand_in_move_and_a_return(
     expect(host.locator("#presence-line")).to_contain_text(grace)
     expect(host.locator("#live-log p").last).to_contain_text("ちか")
     # The host does not wait 30 s: the computer plays for ちか now.
-    host.locator("#hand-now-1").click()
+    seat_option(host, 1, "hand-now")
     expect(log.locator("li[data-note='handed']")).to_have_count(1, timeout=LIVE_TIMEOUT)
     expect(host.locator("#seats .seat[data-seat='1'] .conn.away")).to_be_visible()
     deadline = time.monotonic() + 30
@@ -516,7 +537,7 @@ def test_end_shows_every_hand_and_the_rematch_waits_only_for_those_present(
     start_match(host)  # a fair deal: the end panel links to the shuffle's verification
     # Nobody but the host has a browser: the host hands the three seats to the computer.
     for seat in (1, 2, 3):
-        host.locator(f"#hand-now-{seat}").click()
+        seat_option(host, seat, "hand-now")
         expect(host.locator(f"#seats .seat[data-seat='{seat}'] .conn.away")).to_be_visible(
             timeout=LIVE_TIMEOUT
         )
@@ -601,7 +622,7 @@ def test_the_host_invites_someone_new_into_an_absent_seat(
     api_post(host, token, "start", {}, seed=9)
     wait_phase(host, "play")
     wait_phase(guest, "play")
-    host.locator("#invite-new-1").click()
+    seat_option(host, 1, "invite-new")
     panel = host.locator("#seat-open")
     expect(panel).to_be_visible(timeout=LIVE_TIMEOUT)
     expect(host.locator("#seat-invite-link")).to_have_value(re.compile(rf"#{token}$"))

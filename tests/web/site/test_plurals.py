@@ -58,8 +58,8 @@ def test_t_picks_the_plural_form_in_english(page: Page) -> None:
         "2 cards from the king of hearts",
         "1 card left",
         "24 cards left",
-        "Row 1: One pair\u00a0· 1 point",
-        "Row 1: One pair\u00a0· 2 points",
+        "Row 1: One pair\u00a0·\u00a01 point",
+        "Row 1: One pair\u00a0·\u00a02 points",
         "{n} cards",
         "Play",
     ]
@@ -79,7 +79,7 @@ def test_t_has_one_form_in_japanese(page: Page) -> None:
         "2枚",
         "山札、残り1枚",
         "残り1枚",
-        "1行目：ワンペア\u00a0· 1点",
+        "1行目：ワンペア\u00a0·\u00a01点",
     ]
 
 

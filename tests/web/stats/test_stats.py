@@ -166,7 +166,8 @@ def test_no_page_breaks_a_word_on_a_phone(
 
 WORD_BREAKS = """() => {
   // Each text node's words: a word whose characters lie on more than one line is broken.
-  // Japanese "words" are the runs of katakana (a break inside one reads as a broken word).
+  // Japanese "words" are the runs of katakana (a break inside one reads as a broken word);
+  // the middle dot "・" (U+30FB) is punctuation between words, not part of one.
   const out = [];
   const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
   const range = document.createRange();
@@ -175,7 +176,7 @@ WORD_BREAKS = """() => {
     // Codes (a commitment's 64 hex digits) are values, not words: they may wrap anywhere.
     if (!el || el.closest("svg, .visually-hidden, [hidden], code")) continue;
     if (!el.getClientRects().length) continue;
-    const re = /[A-Za-z]{4,}|[\u30a0-\u30ff]{3,}/g;
+    const re = /[A-Za-z]{4,}|[\u30a0-\u30fa\u30fc-\u30ff]{3,}/g;
     for (const m of n.data.matchAll(re)) {
       range.setStart(n, m.index);
       range.setEnd(n, m.index + m[0].length);

@@ -39,6 +39,7 @@ import { eventText, parseMove, seatName, sentences } from "../kings-corner/text.
 import { wireCodeForm } from "./code.js";
 import { openLive } from "./live.js";
 import { connectionNode, renderLobby, seatTags, tickCountdowns } from "./lobby.js";
+import { addSeatOptions, closeSeatOptions } from "./seat-options.js";
 import {
   awaySummary,
   entryText,
@@ -149,6 +150,7 @@ function renderPlay() {
   const v = game.view;
   const tableEl = $("table");
   const a = renderBoard({ table, chooser, state, myTurn: myTurn(), turnLine: turnText(game) });
+  closeSeatOptions(game.seats.map((_, seat) => seat).filter((seat) => hasOptions(game, seat)));
   renderStory($("move-log"), game);
   const presence = presenceText(game);
   $("presence-line").textContent = presence;
@@ -690,30 +692,35 @@ async function copyLink(input) {
   }
 }
 
-// --- the host's tools on an absent seat -----------------------------------------------
+// --- the host's options on an absent seat ------------------------------------------------
 
-/** A host sees "Computer for good" beside a person who is away (a computer then keeps the
- * seat for the rest of the match, where the stand-in only plays until they are back). */
-function hostSeatTools(li, seat, game) {
-  decorateSeat(li, seat, game);
+/** True when the host may act on `seat`: a person, not here, gone from their device. */
+function hasOptions(game, seat) {
   const s = game.seats[seat];
   const absent = s.kind === "person" && !s.local && s.connection !== "online" && !mine(seat);
-  if (!game.me?.host || !absent || game.phase === "match_over") return;
+  return Boolean(game.me?.host && absent && game.phase !== "match_over");
+}
+
+/** On the host's page an absent seat's state line opens its options (seat-options.js):
+ * "Computer plays now" while reconnecting, "Invite someone new", and once away "Computer
+ * for good" (a computer keeps the seat for the rest of the match, where the stand-in only
+ * plays until they are back). */
+function hostSeatTools(li, seat, game) {
+  decorateSeat(li, seat, game);
+  if (!hasOptions(game, seat)) return;
+  const s = game.seats[seat];
   const who = seatName(game, seat);
-  const tool = (id, key, onClick) => {
-    const b = button(`${id}-${seat}`, "seat-tool", t(`kon.${key}`), onClick);
-    b.setAttribute("aria-label", t(`kon.${key}_label`, { who }));
-    li.append(b);
-  };
-  if (s.connection === "reconnecting") tool("hand-now", "hand_now", () => hostSeat(seat, "stand-in"));
-  tool("invite-new", "invite_new", () => hostSeat(seat, "invite"));
+  const tool = (id, key, run) => ({ id, text: t(`kon.${key}`), label: t(`kon.${key}_label`, { who }), run });
+  const actions = [];
+  if (s.connection === "reconnecting") actions.push(tool("hand-now", "hand_now", () => hostSeat(seat, "stand-in")));
+  actions.push(tool("invite-new", "invite_new", () => hostSeat(seat, "invite")));
   if (s.connection === "away") {
-    const b = button(`remove-seat-${seat}`, "remove-seat", t("kco.remove_seat"), () => removeSeat(seat));
     // Its name says how it differs from the stand-in already playing (for good, no way back).
-    b.setAttribute("aria-label", t("kco.remove_seat_label", { who }));
-    b.title = t("kco.remove_seat_label", { who });
-    li.append(b);
+    const label = t("kco.remove_seat_label", { who });
+    actions.push({ id: "remove-seat", text: t("kco.remove_seat"), label, title: label, run: () => removeSeat(seat) });
   }
+  const state = li.querySelector(".conn")?.textContent || "";
+  addSeatOptions(li, seat, { who, state, actions });
 }
 
 /** The host's actions on an absent seat: `stand-in` (the computer plays now) or `invite`. */
