@@ -1,12 +1,14 @@
 """The pieces of one record on several devices (docs/devices.md) that hold no state: transfer
-codes (make, normalise, show), recovery keys, device names (given, or from the User-Agent),
-and the clock the device routes read (tests inject one as ``app.state.devices_clock``)."""
+codes (make, normalise, show), recovery keys, device names (given, or from the User-Agent,
+numbered when the record already has one of that name), and the clock the device routes read
+(tests inject one as ``app.state.devices_clock``)."""
 
 from __future__ import annotations
 
 import re
 import secrets
 import unicodedata
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -69,6 +71,22 @@ def device_name(text: str | None, user_agent: str | None) -> str:
         if name:
             return name
     return default_name(user_agent or "")
+
+
+def distinct_name(name: str, taken: Iterable[str]) -> str:
+    """``name``, or when another device of the record already has it, ``name (2)``,
+    ``name (3)``... the first that none has (cut to stay within 40 characters): two browsers
+    of one kind ("Chrome on Linux") get names the player can tell apart."""
+    names = set(taken)
+    if name not in names:
+        return name
+    n = 2
+    while True:
+        tail = f" ({n})"
+        candidate = name[: NAME_MAX - len(tail)].rstrip() + tail
+        if candidate not in names:
+            return candidate
+        n += 1
 
 
 _BROWSERS = (

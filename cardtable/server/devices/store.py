@@ -6,8 +6,9 @@ by a compare-and-set (``UPDATE ... WHERE used_at IS NULL AND expires_at > now``)
 claims at once, in any processes, have exactly one winner. An unused code dies with the device
 that issued it (``created_by``): signing that device out, or signing out everywhere else from
 another device, deletes it, and a claim also requires its issuing device to be still signed in
-(which covers a code whose issuing request raced its device's sign-out). Times are ISO-8601
-UTC text, as everywhere in the store.
+(which covers a code whose issuing request raced its device's sign-out). A new device whose
+name another device of the record has is numbered ("Chrome on Linux (2)") in the transaction
+that adds it. Times are ISO-8601 UTC text, as everywhere in the store.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from cardtable.server.core.store.base import Tx
 from cardtable.server.core.store.migrations import new_device_id
 from cardtable.server.core.store.tables import FeatureTables
-from cardtable.server.devices.service import iso
+from cardtable.server.devices.service import distinct_name, iso
 
 _COLUMNS = "cred, player, device, name, kind, created_at, last_used_at, revoked_at"
 _ISSUER_IN = (
@@ -100,12 +102,26 @@ class DeviceStore(FeatureTables):
 
     # -- devices -----------------------------------------------------------------------
     def add(self, player: str, cred: str, name: str, kind: str, at: datetime) -> Credential:
-        """A new credential of ``player``."""
-        row = (cred, player, new_device_id(), name, kind, iso(at), iso(at), None)
+        """A new credential of ``player``; a device's ``name`` numbered when another device of
+        the record has it (`_distinct`)."""
         with self.sql.transaction() as tx:
+            if kind == "device":
+                name = self._distinct(tx, player, name)
+            row = (cred, player, new_device_id(), name, kind, iso(at), iso(at), None)
             self._exec(tx, f"INSERT INTO credentials ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                        row)  # fmt: skip
         return _credential(row)
+
+    def _distinct(self, tx: Tx, player: str, name: str) -> str:
+        """``name`` as `distinct_name` numbers it among the names of ``player``'s devices
+        still signed in (read in the transaction that adds the new one)."""
+        taken = self._exec(
+            tx,
+            "SELECT name FROM credentials WHERE player = ? AND kind = 'device' "
+            "AND revoked_at IS NULL",
+            (player,),
+        ).fetchall()
+        return distinct_name(name, (r[0] for r in taken))
 
     def devices(self, player: str) -> list[Credential]:
         """The player's credentials still valid, oldest first."""
@@ -182,9 +198,9 @@ class DeviceStore(FeatureTables):
         return (rows[0][0], rows[0][1]) if rows else None
 
     def claim_code(self, code: str, cred: str, name: str, at: datetime) -> Credential | None:
-        """Claim a live code and make ``cred`` a device of its player, in one transaction;
-        None (nothing written) when the code is unknown, used or expired, or its issuing
-        device has been signed out."""
+        """Claim a live code and make ``cred`` a device of its player (``name`` numbered as
+        `add` numbers it), in one transaction; None (nothing written) when the code is
+        unknown, used or expired, or its issuing device has been signed out."""
         with self.sql.transaction() as tx:
             row = self._exec(
                 tx,
@@ -203,6 +219,7 @@ class DeviceStore(FeatureTables):
             ).rowcount
             if won != 1:  # another claim took it between the read and this write
                 return None
+            name = self._distinct(tx, row[0], name)
             new = (cred, row[0], device, name, "device", iso(at), iso(at), None)
             self._exec(
                 tx, f"INSERT INTO credentials ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", new

@@ -24,6 +24,7 @@ from cardtable.server.core.limits_store import StoredLimits
 from cardtable.server.core.store import migrations
 from cardtable.server.core.store.sql import SqlStore
 from cardtable.server.devices import players
+from cardtable.server.devices import service as devices_service
 from cardtable.server.devices.players import player_key
 from tests.server.helpers import Api, Clock, store_settings
 
@@ -454,6 +455,57 @@ def test_rename_this_device(client: TestClient, api: Api) -> None:
     r = client.post("/api/players", headers={"User-Agent": PHONE})
     first = Api(client, r.json()["player_id"]).get("/api/devices")["devices"]
     assert [d["name"] for d in first] == ["Safari on iPhone"]
+
+
+def test_a_second_browser_of_one_kind_gets_a_name_of_its_own(
+    client: TestClient, api: Api, clock: Clock
+) -> None:
+    """Two browsers of one kind ("Chrome on Linux" twice) are told apart in the list (issue
+    44): a new device whose name another device of the record has gets the first free number,
+    by code or by recovery file, as given or from the User-Agent; each entry says when it was
+    added. A rename keeps the name as typed; recovery files keep theirs (the page names them)."""
+    first = api.get("/api/devices")["devices"][0]["name"]
+    assert first == "Browser"  # the test client's User-Agent
+    second = claim(client, code_for(api))
+    clock.at += timedelta(seconds=90)
+    third = claim(client, code_for(api))
+    assert (second["name"], third["name"]) == ("Browser (2)", "Browser (3)")
+    listed = api.get("/api/devices")["devices"]
+    assert [d["name"] for d in listed] == ["Browser", "Browser (2)", "Browser (3)"]
+    assert [d["created_at"] for d in listed[1:]] == [
+        T0.isoformat(timespec="microseconds"),
+        (T0 + timedelta(seconds=90)).isoformat(timespec="microseconds"),
+    ]
+    # A number freed by a sign-out is given again; a name as given is numbered too.
+    assert client.delete(f"/api/devices/{second['device']}", headers=api.headers).status_code == 204
+    assert claim(client, code_for(api))["name"] == "Browser (2)"
+    assert claim(client, code_for(api), name=" Laptop ")["name"] == "Laptop"
+    assert claim(client, code_for(api), name="Laptop")["name"] == "Laptop (2)"
+    # A recovery file: its entries keep their name; a restore is numbered like a claim.
+    files = [api.post("/api/devices/recovery", status=201) for _ in range(2)]
+    names = {d["device"]: d["name"] for d in api.get("/api/devices")["devices"]}
+    assert [names[f["device"]] for f in files] == ["Recovery file", "Recovery file"]
+    key = files[0]["recovery_key"]
+    r = client.post("/api/devices/restore", json={"recovery_key": key, "name": "Laptop"})
+    assert r.status_code == 201 and r.json()["name"] == "Laptop (3)"
+    # A rename is kept as typed, even when another device has the name.
+    renamed = client.patch("/api/devices/current", json={"name": "Laptop"}, headers=api.headers)
+    assert renamed.json()["name"] == "Laptop"
+    # Numbered names stay within 40 characters.
+    long = {"recovery_key": key, "name": "x" * 40}
+    assert client.post("/api/devices/restore", json=long).json()["name"] == "x" * 40
+    assert client.post("/api/devices/restore", json=long).json()["name"] == "x" * 36 + " (2)"
+
+
+def test_distinct_names() -> None:
+    assert devices_service.distinct_name("Chrome on Linux", []) == "Chrome on Linux"
+    taken = ["Chrome on Linux", "Chrome on Linux (2)", "Chrome on Linux (4)"]
+    assert devices_service.distinct_name("Chrome on Linux", taken) == "Chrome on Linux (3)"
+    assert devices_service.distinct_name("Chrome on Linux (2)", taken) == "Chrome on Linux (2) (2)"
+    tight = "y" * 39 + " "
+    assert devices_service.distinct_name(tight.strip(), [tight.strip()]) == "y" * 36 + " (2)"
+    many = ["z" * 40, *("z" * 36 + f" ({n})" for n in range(2, 10))]
+    assert devices_service.distinct_name("z" * 40, many) == "z" * 35 + " (10)"
 
 
 def test_last_use_is_written_at_most_every_five_minutes(

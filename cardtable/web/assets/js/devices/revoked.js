@@ -3,7 +3,7 @@
  * this browser's id no longer reaches its record. core/api.js asks for it on any page with an
  * event that shell/boot.js answers (loading this module the first time); it is never replaced
  * silently: "Start fresh" forgets the id (a new player is made on the next call), "Enter a
- * transfer code" brings a record back.
+ * transfer code" brings a record back (and the reloaded page says so, devices/switched.js).
  */
 
 import { adoptPlayer } from "../core/api.js";
@@ -11,6 +11,7 @@ import { addBundle, applyTranslations, currentLanguage, loadLanguage, t } from "
 import { storageSet } from "../core/settings.js";
 import { DAILY_GAME_KEY } from "../daily/api.js";
 import { claimForm, el } from "./claim.js";
+import { reloadAsSwitched } from "./switched.js";
 
 let opening = null;
 
@@ -60,7 +61,7 @@ function build() {
   code.addEventListener("click", () => {
     claim.hidden = false;
     code.setAttribute("aria-expanded", "true");
-    if (!claim.firstChild) claimForm(claim, { ask: false, onDone: () => location.reload() });
+    if (!claim.firstChild) claimForm(claim, { ask: false, onDone: reloadAsSwitched });
     claim.querySelector("input").focus();
   });
   code.setAttribute("aria-expanded", "false");

@@ -1,8 +1,12 @@
 /**
  * The settings dialog's "Your devices" section (docs/devices.md): a transfer code with its
- * countdown, QR code and link; the devices using this record (rename this one, sign one out,
- * sign this one out, sign out everywhere else); the recovery file (download, restore); and the
- * form for a code from another device. Loaded by shell/boot.js where the dialog has the section.
+ * countdown, QR code and link; the devices using this record, each with when it was added and
+ * last used (rename this one, sign one out after a question naming it, sign this one out, sign
+ * out everywhere else); the recovery file (download, restore); and the form for a code from
+ * another device. Loaded by shell/boot.js where the dialog has the section, it also brings what
+ * every such page does for the devices feature: the notice after a reload as another record
+ * (devices/switched.js) and the question whether this browser is still signed in when the page
+ * comes back into view (devices/standing.js).
  * Device names are typed by people: they only ever reach the page as `textContent`.
  */
 
@@ -12,6 +16,8 @@ import { onLanguageChange } from "../core/page.js";
 import { storageSet } from "../core/settings.js";
 import { DAILY_GAME_KEY } from "../daily/api.js";
 import { askReplace, claimForm, el, ownRecordInUse, recoveryKeyOf, refusalText, restore, switchTo } from "./claim.js";
+import { watchStanding } from "./standing.js";
+import { reloadAsSwitched, showSwitched } from "./switched.js";
 
 const $ = (id) => document.getElementById(id);
 const D = "/api/devices";
@@ -148,6 +154,25 @@ function deviceName(d) {
   return d.kind === "recovery" ? t("devices.recovery_entry") : d.name;
 }
 
+/** "Mar 1, 2030, 12:00 PM" / "2030/03/01 12:00": when a device was added, in full, so two
+ * browsers of one kind added minutes apart read differently. */
+function dateTime(stamp) {
+  const ms = toMs(stamp);
+  if (!Number.isFinite(ms)) return "";
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeStyle: "short" }).format(ms);
+}
+
+/** "Last used 3 hours ago" (or "Active now"). */
+function usedText(d) {
+  const when = ago(d.last_used_at);
+  return when ? t("devices.last_used", { when }) : t("devices.used_now");
+}
+
+/** "Added Mar 1, 2030, 12:00 PM" ("Made ..." for a recovery file). */
+function addedText(d) {
+  return t(d.kind === "recovery" ? "devices.made" : "devices.added", { when: dateTime(d.created_at) });
+}
+
 function renderDevices() {
   const items = state.devices.map((d) => {
     const li = el("li", `device${d.current ? " current" : ""}`);
@@ -161,9 +186,10 @@ function renderDevices() {
       tag.textContent = t("devices.this_device");
       who.append(" ", tag);
     }
-    const when = ago(d.last_used_at);
     const used = el("span", "device-used");
-    used.textContent = when ? t("devices.last_used", { when }) : t("devices.used_now");
+    used.textContent = usedText(d);
+    const added = el("span", "device-added");
+    added.textContent = addedText(d);
     const b = el("button", "device-button");
     b.type = "button";
     if (d.current) {
@@ -174,9 +200,9 @@ function renderDevices() {
       b.classList.add("sign-out");
       b.textContent = t("devices.sign_out");
       b.setAttribute("aria-label", t("devices.sign_out_label", { name: deviceName(d) }));
-      b.addEventListener("click", () => signOut(d));
+      b.addEventListener("click", () => signOut(d, b));
     }
-    li.append(who, used, b);
+    li.append(who, used, added, b);
     return li;
   });
   $("dv-device-list").replaceChildren(...items);
@@ -230,7 +256,70 @@ async function saveRename() {
   }
 }
 
-async function signOut(d) {
+// --- the question before signing one device out ----------------------------------------------
+
+let askDialog = null;
+
+function buildAsk() {
+  const d = el("dialog", "devices-dialog");
+  d.id = "dv-sign-out-dialog";
+  d.setAttribute("aria-labelledby", "dv-sign-out-dialog-title");
+  d.setAttribute("aria-describedby", "dv-sign-out-dialog-device dv-sign-out-dialog-text");
+  const title = el("h2");
+  title.id = "dv-sign-out-dialog-title";
+  const facts = el("p", "device-facts");
+  facts.id = "dv-sign-out-dialog-device";
+  const text = el("p");
+  text.id = "dv-sign-out-dialog-text";
+  const keep = el("button");
+  keep.type = "button";
+  keep.id = "dv-sign-out-dialog-keep";
+  const yes = el("button", "danger");
+  yes.type = "button";
+  yes.id = "dv-sign-out-dialog-yes";
+  const actions = el("p", "devices-dialog-actions");
+  actions.append(keep, yes);
+  d.append(title, facts, text, actions);
+  keep.addEventListener("click", () => d.close("keep"));
+  yes.addEventListener("click", () => d.close("yes"));
+  document.body.append(d); // shown over the settings dialog, which stays open behind it
+  return d;
+}
+
+/**
+ * Asks before signing the device `d` out, naming it (its name, when it was added and last
+ * used): true for "Sign out"; false for "Cancel" or Esc. Focus starts on "Cancel", the choice
+ * that changes nothing, and comes back to `back` when the answer is no.
+ */
+function askSignOut(d, back) {
+  askDialog ??= buildAsk();
+  const dialog = askDialog;
+  if (dialog.open) return Promise.resolve(false);
+  dialog.querySelector("h2").textContent = t("devices.sign_out_title", { name: deviceName(d) });
+  // The dot keeps to the word before it, as i18n.js `t` keeps it (no line starts with it).
+  $("dv-sign-out-dialog-device").textContent = `${addedText(d)}\u00a0· ${usedText(d)}`;
+  const text = d.kind === "recovery" ? "devices.sign_out_file_text" : "devices.sign_out_text";
+  $("dv-sign-out-dialog-text").textContent = t(text);
+  $("dv-sign-out-dialog-keep").textContent = t("devices.keep");
+  $("dv-sign-out-dialog-yes").textContent = t("devices.sign_out");
+  dialog.returnValue = "";
+  return new Promise((resolve) => {
+    dialog.addEventListener(
+      "close",
+      () => {
+        const yes = dialog.returnValue === "yes";
+        if (!yes && back?.isConnected) back.focus();
+        resolve(yes);
+      },
+      { once: true },
+    );
+    dialog.showModal();
+    $("dv-sign-out-dialog-keep").focus();
+  });
+}
+
+async function signOut(d, button) {
+  if (!(await askSignOut(d, button))) return;
   try {
     await call("DELETE", `${D}/${encodeURIComponent(d.device)}`);
     say("dv-list-status", t("devices.signed_out_one", { name: deviceName(d) }));
@@ -331,9 +420,10 @@ async function restoreFile() {
   const question = (await ownRecordInUse()) ? "devices.replace_question" : "data.restore_question";
   if (!(await askReplace(input.closest("p"), input, question))) return;
   try {
-    switchTo(await restore(key));
+    const answer = await restore(key);
+    switchTo(answer);
     say("dv-restore-status", t("devices.switching"));
-    location.reload();
+    reloadAsSwitched(answer);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     say("dv-restore-status", refusalText(err, "devices.bad_file"));
@@ -384,7 +474,7 @@ function wire() {
   });
   $("dv-recovery-yes").addEventListener("click", downloadRecovery);
   $("dv-restore-file").addEventListener("change", restoreFile);
-  claimForm($("dv-settings-claim"), { onDone: () => location.reload() });
+  claimForm($("dv-settings-claim"), { onDone: reloadAsSwitched });
   $("settings-dialog")?.addEventListener("close", () => {
     clearInterval(state.timer);
     state.timer = 0;
@@ -397,3 +487,5 @@ function wire() {
 }
 
 wire();
+showSwitched();
+watchStanding();
