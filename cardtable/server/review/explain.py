@@ -6,17 +6,23 @@ Worked out when a review is answered, from the stored review alone (the cards, t
 placements, each step's chosen and best cells): cheap, and the same for every stored review
 whether it was computed before these fields existed or after.
 
-Accuracy is the share of the 25 placements that were *good*: the engine's own cell, or a
-cell whose expected points lost are below `GOOD_BELOW` (half a point on the American table,
-0.2 on the British one, whose scores are about 0.4 of American ones). A decent player close
-to the hint scores about 90-95% (the review thresholds' measurement: 6.8% of that player's
-American placements lose 0.5 or more).
+Accuracy is the share of the player's own placements that were *good*: the engine's own
+cell, or a cell whose expected points lost are below `GOOD_BELOW` (half a point on the
+American table, 0.2 on the British one, whose scores are about 0.4 of American ones). A
+decent player close to the hint scores about 90-95% (the review thresholds' measurement: 6.8%
+of that player's American placements lose 0.5 or more).
+
+A placement made with the engine's hint for that very position in view is not the player's
+own: it is marked (`hinted`) and left out of the accuracy, as chess sites leave
+engine-assisted moves out of theirs. Which placements those were comes from the game's move
+log (`hinted_placements`): the hint route logs ``{"action": "hint"}`` before the placement it
+helped, and the log is read when the review is answered, so every stored review gets it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from cardtable.cards import RANK_CHARS, Card
@@ -28,16 +34,47 @@ GOOD_BELOW = {"american": 0.5, "british": 0.2}
 _BROADWAY = {1, 10, 11, 12, 13}
 
 
-def accuracy(review: dict[str, Any]) -> dict[str, Any]:
-    """``{"percent", "good", "placements", "good_below"}`` of a stored review."""
+def hinted_placements(
+    log: Iterable[Mapping[str, Any]], placements: Sequence[Sequence[int]]
+) -> set[int]:
+    """The placements (0-based) of a finished deal that were made with the engine's hint for
+    that very position in view, from the game's move log (``place``, ``undo`` and ``hint``
+    entries) and its final ``placements`` ([row, col] each).
+
+    A hint asked with *k* cards placed helped placement *k* if the final deal still has those
+    *k* cards where they were then: the player saw the engine's answer for exactly the grid
+    and card of that placement. That holds through an undo and a second try at the same card;
+    a hint whose grid was later changed by undoing an earlier placement helped none."""
+    final = [(p[0], p[1]) for p in placements]
+    placed: list[tuple[int, int]] = []
+    hinted: set[int] = set()
+    for entry in log:
+        action = entry.get("action")
+        if action == "place":
+            placed.append((entry["row"], entry["col"]))
+        elif action == "undo":
+            if placed:
+                placed.pop()
+        elif action == "hint":
+            k = len(placed)
+            if k < len(final) and final[:k] == placed:
+                hinted.add(k)
+    return hinted
+
+
+def accuracy(review: dict[str, Any], hinted: Collection[int] = ()) -> dict[str, Any]:
+    """``{"percent", "good", "placements", "good_below", "hinted"}`` of a stored review: the
+    share of good placements among those made without a hint (``hinted``: 0-based indexes);
+    ``percent`` is None when every placement was made after a hint."""
     limit = GOOD_BELOW[review["table"]]
-    steps = review["steps"]
-    good = sum(1 for s in steps if s["chosen"] == s["best"] or s["loss"] < limit)
+    own = [s for s in review["steps"] if s["index"] not in hinted]
+    good = sum(1 for s in own if s["chosen"] == s["best"] or s["loss"] < limit)
     return {
-        "percent": round(100 * good / len(steps)),
+        "percent": round(100 * good / len(own)) if own else None,
         "good": good,
-        "placements": len(steps),
+        "placements": len(own),
         "good_below": limit,
+        "hinted": len(review["steps"]) - len(own),
     }
 
 
@@ -107,8 +144,9 @@ def line_served(
     return {"line": best[1], "index": best[2], "hand": best[3], "rank": best[4]}
 
 
-def explain(review: dict[str, Any]) -> dict[str, Any]:
-    """The stored review with its accuracy and each step's lines (a new dict)."""
+def explain(review: dict[str, Any], hinted: Collection[int] = ()) -> dict[str, Any]:
+    """The stored review with its accuracy and each step's lines and whether it was made
+    after a hint (``hinted``: 0-based indexes, `hinted_placements`), as a new dict."""
     table = review["table"]
     cards = [Card.parse(c) for c in review["cards"]]
     grid: dict[tuple[int, int], Card] = {}
@@ -120,8 +158,9 @@ def explain(review: dict[str, Any]) -> dict[str, Any]:
                 **step,
                 "chosen_line": line_served(table, grid, card, step["chosen"]),
                 "best_line": line_served(table, grid, card, step["best"]),
+                "hinted": step["index"] in hinted,
             }
         )
         row, col = review["placements"][i]
         grid[(row, col)] = card
-    return {**review, "accuracy": accuracy(review), "steps": steps}
+    return {**review, "accuracy": accuracy(review, hinted), "steps": steps}

@@ -28,12 +28,17 @@ class LineServed(Response):
 
 
 class Accuracy(Response):
-    percent: int = Field(description="100 * good / placements, rounded.")
-    good: int = Field(
-        description="Placements on the engine's cell or losing less than `good_below`."
+    percent: int | None = Field(
+        description="100 * good / placements, rounded; null when every placement was made "
+        "after a hint."
     )
-    placements: int
+    good: int = Field(
+        description="Placements made without a hint on the engine's cell or losing less than "
+        "`good_below`."
+    )
+    placements: int = Field(description="Placements counted: those made without a hint.")
     good_below: float = Field(description="Expected points lost below which a placement is good.")
+    hinted: int = Field(description="Placements made after a hint, left out of the accuracy.")
 
 
 class ReviewStep(Response):
@@ -48,6 +53,10 @@ class ReviewStep(Response):
     estimates: list[CellEstimate] = Field(description="Every empty cell, as the hint shows it.")
     chosen_line: LineServed = Field(description="The line the chosen cell served.")
     best_line: LineServed = Field(description="The line the engine's best cell served.")
+    hinted: bool = Field(
+        description="Made with the engine's hint for this very position in view (from the "
+        "move log): not counted in `accuracy`."
+    )
 
 
 class PSReview(Response):

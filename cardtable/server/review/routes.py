@@ -26,7 +26,7 @@ from cardtable.server.games.public import KCReplay, Table
 from cardtable.server.games.public import records as games
 from cardtable.server.review import jobs as review_jobs
 from cardtable.server.review import kings_corner as review_kc
-from cardtable.server.review.explain import explain
+from cardtable.server.review.explain import explain, hinted_placements
 from cardtable.server.review.models import PSReviewStatus
 from cardtable.server.review.store import ReviewStore
 
@@ -51,9 +51,14 @@ def _budget(runtime: Runtime) -> int:
     return REVIEW_BUDGET if budget is None else max(budget, 0)
 
 
-def _answer(state: tuple[str, int, int, dict[str, object] | None]) -> PSReviewStatus:
+def _answer(state: review_jobs.State, store: Store, game_id: str) -> PSReviewStatus:
+    """The answer for a review's state; a done review with its words (`explain`) and the
+    placements made after a hint, read from the game's move log."""
     name, done, total, review = state
-    shown = None if review is None else explain(review)
+    shown = None
+    if review is not None:
+        hinted = hinted_placements(store.move_log(game_id), review["placements"])
+        shown = explain(review, hinted)
     return PSReviewStatus.model_validate(
         {"state": name, "done": done, "total": total, "review": shown}
     )
@@ -71,7 +76,9 @@ def start_poker_squares(
     return _answer(
         review_jobs.ensure(
             runtime, store, player, record.id, record.version, game, _budget(runtime)
-        )
+        ),
+        store,
+        record.id,
     )
 
 
@@ -80,7 +87,7 @@ def poker_squares(game_id: str, player: PlayerDep, store: StoreDep) -> PSReviewS
     """The stored review of a finished deal, or its progress (``none`` before POST)."""
     record, _ = _finished_deal(store, game_id, player)
     row = ReviewStore(store).load(record.id, review_jobs.PART)
-    return _answer(review_jobs.status(row, time.time()))
+    return _answer(review_jobs.status(row, time.time()), store, record.id)
 
 
 @router.get(

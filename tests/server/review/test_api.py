@@ -109,7 +109,9 @@ def test_review_is_computed_stored_and_shown_again(api: Api, table: str) -> None
     good = sum(1 for s in review["steps"] if s["chosen"] == s["best"] or s["loss"] < limit)
     assert review["accuracy"] == {
         "percent": round(100 * good / 25), "good": good, "placements": 25, "good_below": limit,
+        "hinted": 0,
     }  # fmt: skip
+    assert not any(s["hinted"] for s in review["steps"])  # no hint was asked
     first_line = review["steps"][0]["chosen_line"]
     assert first_line == {"line": "row", "index": 0, "hand": "start", "rank": None}
     assert review["steps"][5]["chosen_line"]["line"] == "column"

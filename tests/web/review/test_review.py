@@ -152,24 +152,40 @@ def test_poker_squares_review_in_both_languages_on_phone_and_desktop(
     expect(page.locator("#review")).to_be_visible(timeout=5_000)
 
 
-WORDS = {
+WORDS: dict[str, dict[str, Any]] = {
     "en": {
         "title": "Placement {n} of 25",
         "best": "the engine's choice too",
         "equal": "as good as the best",
-        "lost": "{n} point",
+        "lost": "{mark}: loses an expected {n} point",
+        "lost_small": "Loses an expected {n} point",
+        "item": "{mark} at placement {step} (",
+        "item_lost": "loses an expected {n} point",
         "put": "You put ",
+        "cell": "row {row}, column {col}",
+        "best_cell": "the best cell was row {row}, column {col} (",
         "good": "{good} of 25 placements",
-        "facts": ["Points from your ten lines", "hint engine scores", "engine's estimate"],
+        "facts": ["Points from your ten lines", "hint engine scores"],
+        "par_gap": {"behind": "Points behind par", "ahead": "Points ahead of par"},
+        "par_note": {"behind": "Par minus your score", "ahead": "Your score minus par"},
+        "marks": {"inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"},
     },
     "ja": {
         "title": "配置 {n} / 25",
-        "best": "エンジンと同じ選択です",
-        "equal": "最善と同じくらい良い手です",
-        "lost": "{n}点の損",
+        "best": "エンジンも同じマスを選びました",
+        "equal": "あなたの選んだマスも最善と同じくらい良い場所です",
+        "lost": "{mark}：期待値で{n}点の損です",
+        "lost_small": "期待値で{n}点の損です",
+        "item": "配置{step}（",
+        "item_lost": "の{mark}：期待値で{n}点の損",
         "put": "に置きました",
+        "cell": "{row}行{col}列",
+        "best_cell": "最善は{row}行{col}列（",
         "good": "25回の配置のうち{good}回",
-        "facts": ["10本の列", "ヒントエンジンが置いたとき", "エンジンが見積もった"],
+        "facts": ["10本の列", "ヒントエンジンが置いたとき"],
+        "par_gap": {"behind": "パーに届かなかった点", "ahead": "パーを上回った点"},
+        "par_note": {"behind": "パー − あなたの得点", "ahead": "あなたの得点 − パー"},
+        "marks": {"inaccuracy": "不正確", "mistake": "悪手", "blunder": "大悪手"},
     },
 }
 
@@ -180,17 +196,41 @@ def review_of(page: Page, headers: dict[str, str], game_id: str) -> Any:
     return answer["review"]
 
 
+SAID_JS = """() => {
+  const root = document.getElementById('review');
+  const labels = [...root.querySelectorAll('[aria-label]')].map((e) => e.ariaLabel);
+  return [root.textContent, ...labels].join('\\n');
+}"""
+"""Everything the review says to a screen reader: its text (hidden labels too) and labels."""
+
+
 def check_review_words(page: Page, review: Any, lang: str) -> None:
-    """Every figure has its line of meaning, the accuracy is the server's, and each of the
-    25 verdicts says where the card went and why, never "0.0 lost"."""
+    """Every figure has its line of meaning, the accuracy is the server's, the summary has
+    one loss figure (how far the score fell behind par, or went past it: the points the
+    score and par beside it show), and each of the 25 verdicts says where the card went and
+    why, naming both cells by row and column and what a placement loses as a loss ("loses
+    an expected 8.6 points"), never "0.0 lost"; the marked placements read the same way."""
     words = WORDS[lang]
     accuracy = review["accuracy"]
     fact = page.locator("[data-fact='accuracy']")
     expect(fact.locator(".fact-value")).to_have_text(f"{accuracy['percent']}%")
     expect(fact.locator(".fact-note")).to_contain_text(words["good"].format(good=accuracy["good"]))
-    for key, text in zip(("score", "par", "expected_loss"), words["facts"], strict=True):
+    for key, text in zip(("score", "par"), words["facts"], strict=True):
         expect(page.locator(f"[data-fact='{key}'] .fact-note")).to_contain_text(text)
-    expect(page.locator("[data-fact='vs_par'] .fact-note")).not_to_be_empty()
+    # One loss figure: par minus the score (or the score minus par), never a second one.
+    expect(page.locator("[data-fact='expected_loss']")).to_have_count(0)
+    gap = page.locator("[data-fact='vs_par']")
+    side = "ahead" if review["vs_par"] > 0 else "behind"
+    expect(gap.locator("dt")).to_have_text(words["par_gap"][side])
+    expect(gap.locator(".fact-value")).to_have_text(str(abs(review["vs_par"])))
+    if review["vs_par"]:
+        expect(gap.locator(".fact-note")).to_contain_text(words["par_note"][side])
+    # The marked placements: the mark, then what it loses, as a loss.
+    for step in (s for s in review["steps"] if s["mark"]):
+        item = page.locator(f"#mistakes button[data-step='{step['index'] + 1}']")
+        mark = words["marks"][step["mark"]]
+        expect(item).to_contain_text(words["item"].format(mark=mark, step=step["index"] + 1))
+        expect(item).to_contain_text(words["item_lost"].format(mark=mark, n=f"{step['loss']:.1f}"))
     if page.locator("#first-btn").is_enabled():
         page.locator("#first-btn").click()
     for n, step in enumerate(review["steps"], start=1):
@@ -198,6 +238,11 @@ def check_review_words(page: Page, review: Any, lang: str) -> None:
         verdict = page.locator("#step-verdict")
         text = verdict.inner_text()
         assert words["put"] in text, text
+        chosen = {"row": step["chosen"][0] + 1, "col": step["chosen"][1] + 1}
+        assert words["cell"].format(**chosen) in text, text
+        if lang == "ja":  # Japanese lists take 「、」, never ", " (the grid's cell labels)
+            said = page.evaluate(SAID_JS)
+            assert ", " not in said, said
         # Never "lost 0.0" (an equal cell reads "as good as the best"); 10.0 is a real loss.
         assert not re.search(r"(?<![\d.])0\.0(?!\d)", text), text
         # The card is a chip named for screen readers ("9 of spades"), its face "9♠".
@@ -206,10 +251,20 @@ def check_review_words(page: Page, review: Any, lang: str) -> None:
         assert chip.get_attribute("role") == "img" and chip.get_attribute("aria-label")
         if step["chosen"] == step["best"]:
             assert words["best"] in text, text
-        elif step["loss"] < 0.05:
-            assert words["equal"] in text, text
         else:
-            assert words["lost"].format(n=f"{step['loss']:.1f}") in text, text
+            # The best cell by row and column, never by its row alone.
+            best = {"row": step["best"][0] + 1, "col": step["best"][1] + 1}
+            if step["loss"] < 0.05:
+                assert words["cell"].format(**best) in text and words["equal"] in text, text
+            else:
+                assert words["best_cell"].format(**best) in text, text
+                loss = f"{step['loss']:.1f}"
+                said = (
+                    words["lost"].format(mark=words["marks"][step["mark"]], n=loss)
+                    if step["mark"]
+                    else words["lost_small"].format(n=loss)
+                )
+                assert said in text, text
         if n < 25:
             page.locator("#next-btn").click()
 
@@ -306,6 +361,15 @@ def test_kings_corner_replay_steps_through_every_turn(
         assert faces == [str(c) for c in pile][:1] + [str(c) for c in pile][1:][-1:]
     expect(page.locator("#next-btn")).to_be_disabled()
     no_overflow(page)
+    if lang == "ja":  # the piles' and hands' card lists take 「、」, never ", "
+        said = page.evaluate(KC_SAID_JS)
+        assert "、" in said and ", " not in said, said
+
+
+KC_SAID_JS = """() => [
+  ...[...document.querySelectorAll('#piles [aria-label]')].map((e) => e.ariaLabel),
+  ...[...document.querySelectorAll('#hands .visually-hidden')].map((e) => e.textContent),
+].join('\\n')"""
 
 
 ADVICE = {

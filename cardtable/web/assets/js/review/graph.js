@@ -1,7 +1,8 @@
 /**
  * The evaluation graph of a Poker Squares review, as plain SVG: the expected final total
  * before the first card and after each placement (the last point is the score), par as a
- * dashed line, the marked placements as dots and the step on show as a vertical line.
+ * dashed line, the marked placements as dots, the placements made after a hint as rings and
+ * the step on show as a vertical line.
  * A click moves to the nearest placement; the keyboard path is the mistakes list and the
  * step controls, and the graph's text alternative sums it up.
  */
@@ -37,11 +38,11 @@ export function drawGraph(container, review, { current, onPick }) {
   const y = (v) => PAD.top + ((hi - v) * (H - PAD.top - PAD.bottom)) / (hi - lo || 1);
 
   const marked = review.steps.filter((s) => s.mark).length;
+  const hinted = review.steps.filter((s) => s.hinted).length;
   const svg = node("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph-svg", role: "img" });
-  svg.setAttribute(
-    "aria-label",
-    t("rv.graph_label", { start: review.start_estimate.toFixed(1), total: review.total, marked }),
-  );
+  let label = t("rv.graph_label", { start: review.start_estimate.toFixed(1), total: review.total, marked });
+  if (hinted) label += `${t("rv.sentence_gap")}${t("rv.graph_hinted", { n: hinted })}`;
+  svg.setAttribute("aria-label", label);
   for (const v of [lo, Math.round((lo + hi) / 2), hi]) {
     svg.append(node("line", { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: "grid-line" }));
     svg.append(node("text", { x: PAD.left - 4, y: y(v) + 4, class: "axis", "text-anchor": "end" }, String(v)));
@@ -62,6 +63,12 @@ export function drawGraph(container, review, { current, onPick }) {
   svg.append(node("line", { x1: x(current), x2: x(current), y1: PAD.top, y2: H - PAD.bottom, class: "now-line" }));
   const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
   svg.append(node("polyline", { points, class: "eval-line" }));
+  review.steps.forEach((s, i) => {
+    if (!s.hinted) return;
+    const ring = node("circle", { cx: x(i + 1), cy: y(values[i + 1]), r: 7, class: "ring hint" });
+    ring.dataset.step = String(i + 1);
+    svg.append(ring);
+  });
   review.steps.forEach((s, i) => {
     if (!s.mark) return;
     const dot = node("circle", {

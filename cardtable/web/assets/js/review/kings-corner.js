@@ -123,7 +123,7 @@ function pileSlot(pile, cards, moved) {
   const box = el("div", { class: "pile-slot kr-slot", "data-pile": pile, "data-cards": cards.join(" ") });
   const size = n === 0 ? "empty" : n === 1 ? "single" : "many";
   const label = n
-    ? t("kr.pile", { pile: pileName(pile), cards: cards.map(cardName).join(", ") })
+    ? t("kr.pile", { pile: pileName(pile), cards: cards.map(cardName).join(t("rv.sep")) })
     : t("kr.pile_empty", { pile: pileName(pile) });
   const shown = el("div", {
     class: `pile ${isCorner(pile) ? "corner" : "centre"} ${size}`,
@@ -175,7 +175,7 @@ function renderFrame(step, animate) {
     const who = seatName(game, seat);
     li.append(el("h3", {}, t("kr.hand_of", { who, n: hand.length })));
     const row = el("p", { class: "kr-cards" });
-    row.append(el("span", { class: "visually-hidden" }, hand.map(cardName).join(", ")));
+    row.append(el("span", { class: "visually-hidden" }, hand.map(cardName).join(t("rv.sep"))));
     const faces = el("span", { "aria-hidden": "true" });
     for (const code of hand) faces.append(cardSpan(code, false));
     row.append(faces);

@@ -1,12 +1,14 @@
 /**
  * The Poker Squares review page (ps-review.html?game=<id>): asks the server to review a
  * finished deal, shows the progress while it works, then steps through the 25 placements
- * (buttons, ← → Home End, a slider), with the summary (accuracy, score, par, expected points
- * lost, each with a line saying what it means), the evaluation graph and the list of marked
- * placements. Each placement's verdict says in words which line (row or column) the chosen
- * cell and the engine's best cell served and the hand it was building (the server's
- * `chosen_line` / `best_line`); a cell as good as the best says so, never "0.0 lost". Each
- * step is announced.
+ * (buttons, ← → Home End, a slider), with the summary (accuracy, score, par, how far behind
+ * or ahead of par: each with a line saying what it means), the evaluation graph and the list
+ * of marked placements (marks and placements made after a hint). Each placement's verdict
+ * names the chosen cell and the engine's best cell by row and column, says in words which
+ * line each served and the hand it was building (the server's `chosen_line` / `best_line`)
+ * and what the placement lost ("loses an expected 8.6 points"); a cell as good as the best
+ * says so, never "0.0 lost". Each step is announced; a placement picked from the list or
+ * the graph is brought into view and takes focus.
  */
 
 import "../shell/boot.js";
@@ -31,7 +33,8 @@ function el(tag, attrs = {}, text = null) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const where = ([row, col]) => ({ row: row + 1, col: col + 1 });
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
+/** Sentences one after another: a space between them in English, none in Japanese. */
+const sentences = (...parts) => parts.join(t("rv.sentence_gap"));
 
 function noGame() {
   $("review-wait").hidden = true;
@@ -78,53 +81,72 @@ async function load() {
 
 // --- the review ------------------------------------------------------------------------------
 
+/** The accuracy's value and its line: placements made after a hint are not counted. */
+function accuracyFact(a) {
+  if (a.percent === null) return ["–", t("rv.accuracy_all_hinted")];
+  const params = { placements: a.placements, good: a.good, n: a.good_below };
+  if (!a.hinted) return [`${a.percent}%`, t("rv.accuracy_note", params)];
+  return [`${a.percent}%`, sentences(t("rv.accuracy_note_own", params), t("rv.accuracy_hinted", { n: a.hinted }))];
+}
+
+/**
+ * The one loss figure of the summary: how far the score fell short of par (or went past
+ * it), in real points, with the score and par beside it (docs/review.md, "Reading a review").
+ */
+function parFact(r) {
+  if (r.vs_par < 0) return ["rv.behind_par", String(-r.vs_par), t("rv.behind_par_note")];
+  if (r.vs_par > 0) return ["rv.ahead_par", String(r.vs_par), t("rv.ahead_par_note")];
+  return ["rv.level_par", "0", t("rv.level_par_note")];
+}
+
 function renderSummary() {
   const r = state.review;
-  const a = r.accuracy;
   const th = r.thresholds;
+  const [label, gap, gapNote] = parFact(r);
   const rows = [
-    ["accuracy", `${a.percent}%`, t("rv.accuracy_note", { placements: a.placements, good: a.good, n: a.good_below })],
-    ["score", String(r.total), t("rv.score_note")],
-    ["par", String(r.par), t("rv.par_note")],
-    ["vs_par", signed(r.vs_par), t(r.vs_par >= 0 ? "rv.vs_par_note_up" : "rv.vs_par_note_down")],
-    ["expected_loss", r.expected_loss.toFixed(1), t("rv.expected_loss_note")],
+    ["accuracy", "rv.accuracy", ...accuracyFact(r.accuracy)],
+    ["score", "rv.score", String(r.total), t("rv.score_note")],
+    ["par", "rv.par", String(r.par), t("rv.par_note")],
+    ["vs_par", label, gap, gapNote],
     [
       "marks_count",
+      "rv.marks_count",
       `${r.marks.inaccuracy} · ${r.marks.mistake} · ${r.marks.blunder}`,
       t("rv.thresholds", { inaccuracy: th.inaccuracy, mistake: th.mistake, blunder: th.blunder }),
     ],
-    ["table", t(`ps.table.${r.table}`), null],
+    ["table", "rv.table", t(`ps.table.${r.table}`), null],
   ];
   const list = $("summary");
   list.replaceChildren();
-  for (const [key, value, note] of rows) {
+  for (const [key, name, value, note] of rows) {
     const div = el("div", { "data-fact": key });
     const dd = el("dd");
     dd.append(el("span", { class: "fact-value" }, value));
     if (note) dd.append(el("span", { class: "fact-note" }, note));
-    div.append(el("dt", {}, t(`rv.${key}`)), dd);
+    div.append(el("dt", {}, t(name)), dd);
     list.append(div);
   }
 }
 
+/** A marked placement's line in the list: its mark and loss, and whether a hint helped. */
+function listItem(s) {
+  const params = { step: s.index + 1, card: cardName(s.card) };
+  if (!s.mark) return t("rv.hinted_item", params);
+  const mark = { ...params, mark: t(`rv.mark.${s.mark}`), n: s.loss.toFixed(1) };
+  return t(s.hinted ? "rv.mistake_item_hinted" : "rv.mistake_item", mark);
+}
+
+/** The placements worth going back to, in order: the marked ones and those made after a hint. */
 function renderMistakes() {
   const list = $("mistakes");
   list.replaceChildren();
-  const marked = state.review.steps.filter((s) => s.mark);
-  if (!marked.length) {
-    list.append(el("li", { class: "none" }, t("rv.no_mistakes")));
-    return;
-  }
-  for (const s of marked) {
-    const li = el("li", { class: `mark-${s.mark}` });
-    const text = t("rv.mistake_item", {
-      step: s.index + 1,
-      card: cardName(s.card),
-      mark: t(`rv.mark.${s.mark}`),
-      n: s.loss.toFixed(1),
-    });
-    const button = el("button", { type: "button", "data-step": String(s.index + 1) }, text);
-    button.addEventListener("click", () => go(s.index + 1));
+  const steps = state.review.steps;
+  if (!steps.some((s) => s.mark)) list.append(el("li", { class: "none" }, t("rv.no_mistakes")));
+  for (const s of steps.filter((step) => step.mark || step.hinted)) {
+    const classes = [s.mark ? `mark-${s.mark}` : "mark-none", s.hinted ? "hinted" : ""];
+    const li = el("li", { class: classes.join(" ").trim() });
+    const button = el("button", { type: "button", "data-step": String(s.index + 1) }, listItem(s));
+    button.addEventListener("click", () => pick(s.index + 1));
     li.append(button);
     list.append(li);
   }
@@ -178,7 +200,7 @@ function renderGrid(step, n) {
       }
       if (isChosen) spoken.push(t("rv.cell_chosen"));
       if (isBest) spoken.push(t("rv.cell_best"));
-      td.append(el("span", { class: "visually-hidden" }, spoken.join(", ")), shown);
+      td.append(el("span", { class: "visually-hidden" }, spoken.join(t("rv.sep"))), shown);
       tr.append(td);
     }
     body.append(tr);
@@ -193,12 +215,21 @@ function lineText(line) {
   return t(`rv.line_${line.line}`, { n: line.index + 1 });
 }
 
-/** What a line is (five cards) or is building with the card: "building a flush", "a pair of 9s". */
+/** "row 2, column 3" for a [row, col] cell (0-based). */
+function cellText(cell) {
+  return t("rv.cell_at", where(cell));
+}
+
+/**
+ * What a line is (five cards) or is building with the card, naming the line: "building a
+ * flush in row 2", "a pair of 9s in column 3".
+ */
 function handText(line, made) {
+  const params = { line: lineText(line) };
   if (DRAWS.includes(line.hand)) {
-    return t(made ? "rv.build.made" : "rv.build.aim", { hand: t(`rv.hand.${line.hand}`) });
+    return t(made ? "rv.build.made" : "rv.build.aim", { ...params, hand: t(`rv.hand.${line.hand}`) });
   }
-  return t(`rv.build.${line.hand}`, { rank: line.rank ? t(`rv.ranks.${line.rank}`) : "" });
+  return t(`rv.build.${line.hand}`, { ...params, rank: line.rank ? t(`rv.ranks.${line.rank}`) : "" });
 }
 
 /** Cards in `line` once placement n (1-based) is made at `cell` (for "made" vs "building"). */
@@ -213,23 +244,27 @@ function lineSize(n, line, cell) {
 }
 
 const sameCell = (a, b) => a[0] === b[0] && a[1] === b[1];
-const sameLine = (a, b) => a.line === b.line && a.index === b.index;
 
 /**
  * The verdict of a step in words, with `card` standing for the card (a chip on screen, the
- * spoken name in announcements): where it went and why, where the best cell was and why,
- * and what it cost.
+ * spoken name in announcements): where it went (row and column) and why, where the best
+ * cell was and why, what it lost, and whether it was made after a hint.
  */
 function verdict(step, n, card) {
+  const said = verdictOf(step, n, card);
+  return step.hinted ? sentences(said, t("rv.hinted_note")) : said;
+}
+
+function verdictOf(step, n, card) {
   const chosen = step.chosen_line;
   const best = step.best_line;
   const params = {
     card,
-    line: lineText(chosen),
+    cell: cellText(step.chosen),
     hand: handText(chosen, lineSize(n, chosen, step.chosen) === 5),
   };
   if (sameCell(step.chosen, step.best)) return t("rv.reason_best", params);
-  params.best = sameLine(chosen, best) ? t("rv.cell_at", where(step.best)) : lineText(best);
+  params.best = cellText(step.best);
   params.best_hand = handText(best, lineSize(n, best, step.best) === 5);
   if (step.loss < 0.05) return t("rv.reason_equal", params);
   params.n = step.loss.toFixed(1);
@@ -248,6 +283,7 @@ function renderStep() {
   withChips(line, verdict(step, n, SLOT), [step.card]);
   line.className = `verdict ${step.mark ? `mark-${step.mark}` : "mark-none"}`;
   line.dataset.mark = step.mark || "none";
+  line.dataset.hinted = String(Boolean(step.hinted));
   renderGrid(step, n);
   const slider = $("step-slider");
   slider.value = String(n);
@@ -256,7 +292,7 @@ function renderStep() {
   $("prev-btn").disabled = n === 1;
   $("next-btn").disabled = n === 25;
   $("last-btn").disabled = n === 25;
-  drawGraph($("graph"), state.review, { current: n, onPick: (i) => go(i) });
+  drawGraph($("graph"), state.review, { current: n, onPick: (i) => pick(i) });
   for (const b of $("mistakes").querySelectorAll("button")) {
     b.setAttribute("aria-current", String(Number(b.dataset.step) === n));
   }
@@ -270,6 +306,23 @@ function go(n, speak = true) {
     const step = state.review.steps[state.step - 1];
     announce(t("rv.announce", { n: state.step, verdict: verdict(step, state.step, cardName(step.card)) }));
   }
+}
+
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/**
+ * A placement picked from the list of marked placements or on the graph: shown, and the
+ * step's heading and verdict brought into view (they may be a screen away, above the list
+ * on a phone) and given focus, so that a keyboard or screen-reader user lands on them too
+ * (the heading is read on focus; the verdict is announced after it). Smooth scrolling but
+ * under reduced motion.
+ */
+function pick(n) {
+  go(n, false);
+  $("step-title").focus({ preventScroll: true });
+  $("step-head").scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
+  const step = state.review.steps[state.step - 1];
+  announce(verdict(step, state.step, cardName(step.card)));
 }
 
 function wire() {
