@@ -8,7 +8,7 @@ import (`make contracts` holds them to it).
 """
 
 from cardtable.server.daily import fairplay
-from cardtable.server.daily.routes import settle
+from cardtable.server.daily.service import settle
 from cardtable.server.daily.store import DailyStore
 
 __all__ = ["DailyStore", "fairplay", "settle"]

@@ -1,214 +1,39 @@
-"""The daily Poker Squares deal and its leaderboard (docs/daily.md).
-
-One deal per UTC day and point table, the same for everyone: its seed is drawn once and kept
-in `daily_deals`. ``POST /api/daily/{table}/play`` deals it as an ordinary Poker Squares game
-(played with the usual move routes); the player's first attempt of the day is their entry,
-any later one is a practice replay. An entry is settled as soon as its deal is finished
-(`settle`, run after the finishing move's answer, `records.when_finished`; and again
-whenever the player reads the daily, for an entry a stopped process left open): counted if
-the deal was finished unassisted, and on the board if the player id was created before the
-day began, unless its total is implausible given its own placements (`fairplay`): then it
-is held for review, off the board. While an entry is unfinished and unassisted it is a
-counted attempt (`counted_attempt`): a new Poker Squares deal asks before replacing it.
-Retention keeps the game of an entry not yet settled (`Store.prune`), and an entry whose
-game cannot be read back is held too, never ranked unchecked.
-"""
+"""The daily deal's routes (docs/daily.md, docs/api.md "Daily deal"): each parses the
+request, asks `service` and answers. The clock is the request's: tests inject one as
+``app.state.daily_clock``."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated, Any
+from datetime import UTC, datetime
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
-from cardtable.poker_squares import ENGINE
-from cardtable.poker_squares.game import Game
-from cardtable.server.core import retention
-from cardtable.server.core.errors import ApiError, damaged, not_found, responses
+from cardtable.server.core.errors import responses
 from cardtable.server.core.runtime import RuntimeDep, StoreDep
-from cardtable.server.core.store import GameRecord, Store
-from cardtable.server.daily import fairplay, names
+from cardtable.server.daily import service
 from cardtable.server.daily.models import (
-    DailyBar,
-    DailyBoard,
     DailyDay,
-    DailyFairness,
-    DailyMe,
     DailyPlay,
     DailyPlayRequest,
-    DailyRow,
     DisplayName,
     NameChange,
-    Provisional,
-    Streak,
     Table,
 )
-from cardtable.server.daily.store import DailyStore, Entry, Settled
 from cardtable.server.devices.public import PlayerDep
-from cardtable.server.games.public import PS_KIND as KIND
-from cardtable.server.games.public import CountedAttempt, StatsStore, records
-from cardtable.server.games.public import render_ps as render
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
 
-TABLES: tuple[Table, ...] = ("american", "british")
-TARGET = "normal"
-PREVIOUS_DAYS = 30
-SETTLE_BATCH = 100
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-# -- the clock (tests set ``app.state.daily_clock``) ---------------------------------------
 def clock(request: Request) -> datetime:
     """Now, in UTC: ``app.state.daily_clock()`` when a test injected one."""
     injected = getattr(request.app.state, "daily_clock", None)
     return injected() if injected is not None else datetime.now(UTC)
 
 
-def day_of(moment: datetime) -> str:
-    return moment.astimezone(UTC).date().isoformat()
-
-
-def day_start(day: str) -> datetime:
-    return datetime.combine(date.fromisoformat(day), time(), tzinfo=UTC)
-
-
-# -- settling ------------------------------------------------------------------------------
-def settle(store: Store, player: str) -> None:
-    """Settle the player's open entries whose game has ended (or was replaced)."""
-    for entry in DailyStore(store).open_entries(player):
-        _settle(store, player, entry)
-
-
-def settle_day(store: Store, day: str, variant: str) -> None:
-    """Settle the day's open entries whose deal is finished, at most `SETTLE_BATCH` (the
-    players who finished but have not read the daily since)."""
-    daily = DailyStore(store)
-    for player in daily.finished_open(day, variant, SETTLE_BATCH):
-        entry = daily.entry(player, day, variant)
-        if entry is not None and entry.status == "open":
-            _settle(store, player, entry)
-
-
-def _settle(store: Store, player: str, entry: Entry) -> None:
-    daily = DailyStore(store)
-    record = store.load_game(entry.game_id, player)
-    if record is not None and not record.finished:
-        if not record.current:
-            daily.close(player, entry, None)
-        return
-    first = StatsStore(store).first_finish(entry.game_id, player)
-    if first is None or first.total is None:
-        daily.close(player, entry, None)
-        return
-    game = None
-    if record is not None:
-        try:
-            game = ENGINE.from_dict(record.state)
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-            game = None
-    if game is None or not game.is_over:
-        # Nothing to judge it by (retention keeps an open entry's game, so only a damaged
-        # game gets here): never ranked unchecked.
-        unchecked = Settled(first.total, None, first.practice, first.finished_at)
-        if first.practice:
-            daily.close(player, entry, unchecked)
-        else:
-            daily.hold(player, entry, unchecked)
-        return
-    lines = [None if h is None else h.key for h in game.line_hands]
-    settled = Settled(first.total, lines, first.practice, first.finished_at)
-    if not first.practice and _implausible(game):
-        daily.hold(player, entry, settled)
-        return
-    daily.close(player, entry, settled)
-
-
-records.when_finished(KIND, "daily", settle)
-
-
-def counted_attempt(store: Store, player: str, record: GameRecord) -> CountedAttempt | None:
-    """The daily attempt the player's unfinished deal ``record`` is, while it still counts
-    (unassisted): a new deal would lose it, so it is asked about first (`records.replacing`)."""
-    for entry in DailyStore(store).open_entries(player):
-        if entry.game_id != record.id:
-            continue
-        try:
-            practice = ENGINE.from_dict(record.state).practice
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-            return None
-        if practice:
-            return None
-        return CountedAttempt(
-            game_id=record.id,
-            day=entry.day,
-            table=entry.variant,  # type: ignore[arg-type]
-            eligible=entry.eligible,
-        )
-    return None
-
-
-records.when_counted(KIND, "daily", counted_attempt)
-
-
-def _implausible(game: Game) -> bool:
-    """The fair-play check (`fairplay`): is the total implausible given the placements?"""
-    return fairplay.judge(game.table, game.cards, game.placements).held
-
-
-def streak(days: list[str], today: str) -> Streak:
-    """Consecutive days with a counted daily: the run ending today (or yesterday, while
-    today's is still to play) and the longest."""
-    ordered = sorted({date.fromisoformat(d) for d in days})
-    best = run = 0
-    previous: date | None = None
-    for d in ordered:
-        run = run + 1 if previous is not None and d - previous == timedelta(days=1) else 1
-        best = max(best, run)
-        previous = d
-    current = 0
-    if ordered and (date.fromisoformat(today) - ordered[-1]).days <= 1:
-        current = run
-    return Streak(current=current, best=best)
-
-
-def _me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
-    if entry is None or entry.status == "creating":
-        return None
-    rank = percentile = None
-    provisional: Provisional | None = None
-    if entry.ranked and entry.total is not None:
-        rank, players, at_or_below = daily.rank(entry.day, entry.variant, entry.total)
-        percentile = round(100 * at_or_below / players, 1) if players else None
-    elif entry.status == "counted" and not entry.eligible and entry.total is not None:
-        # A player who joined that day: where the total would rank among the day's ranked
-        # entries, read from the score counts; the entry itself never joins them.
-        would, players, at_or_below = daily.rank(entry.day, entry.variant, entry.total)
-        provisional = Provisional(
-            rank=would,
-            players=players,
-            percentile=round(100 * at_or_below / players, 1) if players else None,
-        )
-    review_reason = None
-    if entry.status == "review":
-        review_reason = fairplay.REASON if entry.lines is not None else fairplay.UNCHECKED
-    return DailyMe(
-        status=entry.status,  # type: ignore[arg-type]
-        game_id=entry.game_id,
-        total=entry.total,
-        lines=entry.lines,
-        eligible=entry.eligible,
-        ranked=entry.ranked,
-        rank=rank,
-        percentile=percentile,
-        provisional=provisional,
-        review_reason=review_reason,
-    )
-
-
-# -- routes ---------------------------------------------------------------------------------
 @router.get("/{table}", response_model=DailyDay, responses=responses(401, 404, 422))
 def daily(
     table: Table,
@@ -221,51 +46,11 @@ def daily(
 ) -> DailyDay:
     """The day's deal at ``table``: the player's entry, rank and streak, the top 100, the
     histogram of every ranked total and the earlier days."""
-    now = clock(request)
-    today = day_of(now)
-    day = today if day is None else day
-    try:
-        start = day_start(day)
-    except ValueError:  # a date the calendar does not have, such as 2030-02-30
-        raise not_found("day") from None
-    if day > today:
-        raise not_found("day")
-    settle(store, player)
-    settle_day(store, day, table)
-    daily_store = DailyStore(store)
-    # Today's deal is drawn (and committed) by the first request of the day; a past day's
-    # seed and salt are public, since nobody can play it for the board any more.
-    deal = daily_store.deal(day, table) if day == today else daily_store.stored(day, table)
-    fair = None if deal is None else deal.fair
-    end = start + timedelta(days=1)
-    counts = daily_store.counts(day, table)
-    return DailyDay(
-        day=day,
-        table=table,
-        today=day == today,
-        starts_at=start.isoformat(),
-        ends_at=end.isoformat(),
-        seconds_left=max(0, int((end - now).total_seconds())) if day == today else 0,
-        fairness=None
-        if fair is None
-        else DailyFairness(**replace(fair, withheld=day == today).public(over=True)),
-        me=_me(daily_store, daily_store.entry(player, day, table)),
-        board=DailyBoard(
-            players=sum(n for _, n in counts),
-            top=[
-                DailyRow(rank=r.rank, name=r.name, total=r.total, mine=r.mine)
-                for r in daily_store.top(day, table, player)
-            ],
-            histogram=[DailyBar(total=t, players=n) for t, n in counts],
-        ),
-        streak=streak(daily_store.counted_days(player), today),
-        display_name=daily_store.name(player),
-        previous_days=daily_store.days(table, today, PREVIOUS_DAYS),
-    )
+    return service.day_answer(store, player, table, day, clock(request))
 
 
 @router.post(
-    "/{table}/play", status_code=201, response_model=DailyPlay, responses=responses(401, 422)
+    "/{table}/play", status_code=201, response_model=DailyPlay, responses=responses(401, 409, 422)
 )
 def play(
     table: Table,
@@ -276,56 +61,19 @@ def play(
     body: DailyPlayRequest | None = None,
 ) -> DailyPlay:
     """Deal today's deal: the first attempt (counted if played unassisted), the same attempt
-    again while it is unfinished, or a practice replay after it. A new deal replaces the
-    player's unfinished one: when that is a counted attempt (the other table's daily), 409
-    ``replaces_counted`` unless ``replace_counted``."""
-    now = clock(request)
-    today = day_of(now)
-    daily_store = DailyStore(store)
-    deal = daily_store.deal(today, table)
-    settle(store, player)
-    entry = daily_store.entry(player, today, table)
-    if entry is not None and entry.status == "open":
-        record = store.load_game(entry.game_id, player)
-        if record is not None and record.current and not record.finished:
-            return DailyPlay(day=today, counted=True, eligible=entry.eligible, game=render(record))
-    records.replacing(store, player, KIND, confirmed=body is not None and body.replace_counted)
-    eligible = entry is None and _created_before(store, player, day_start(today))
-    first = entry is None and daily_store.claim(player, today, table, eligible)
-    options: dict[str, Any] = {"table": table, "target": TARGET, "replay": not first}
-    if deal.fair is not None:  # withheld: the game's view never shows the day's seed
-        options["fair"] = deal.fair.saved()
-    game = ENGINE.new(deal.seed, options)
-    log = [{"action": "deal", "daily": today, "replay_of": None}]
-    record = store.create_game(player, KIND, ENGINE.to_dict(game), finished=False, log=log)
-    if first:
-        daily_store.attach(player, today, table, record.id)
-    store.prune(player, KIND, retention.keep(runtime))
-    return DailyPlay(
-        day=today, counted=first, eligible=first and eligible, game=render(record, game)
+    again while it is unfinished, or a practice replay after it. 409 ``replaces_counted``
+    when it would replace the other table's counted attempt, unless ``replace_counted``."""
+    replace_counted = body is not None and body.replace_counted
+    return service.play(
+        store, runtime, player, table, clock(request), replace_counted=replace_counted
     )
-
-
-def _created_before(store: Store, player: str, moment: datetime) -> bool:
-    created = StatsStore(store).created_at(player)
-    if created is None:  # pragma: no cover - the player was just checked
-        return False
-    try:
-        return datetime.fromisoformat(created) < moment
-    except ValueError:
-        raise damaged("player") from None
 
 
 @router.put("/me/name", response_model=DisplayName, responses=responses(401, 422))
 def set_name(body: NameChange, player: PlayerDep, store: StoreDep) -> DisplayName:
-    """Set the display name on the boards, as it will show (`names`: NFKC-normalised,
-    trimmed, without control, format or blank characters, at most 24 characters). 422 for a
-    body without ``name``, or a name that would show nothing a reader can see, stacks
-    accents or holds a character drawn far wider than a letter. Null, or a text of spaces,
-    makes the player anonymous."""
-    try:
-        name = None if body.name is None else names.clean(body.name)
-    except names.Refused as exc:
-        raise ApiError(422, "invalid_name", f"name: {exc}") from None
-    DailyStore(store).set_name(player, name)
-    return DisplayName(name=name)
+    """Set the display name on the boards, as it will show (NFKC-normalised, trimmed, without
+    control, format or blank characters, at most 24 characters). 422 for a body without
+    ``name``, or a name that would show nothing a reader can see, stacks accents or holds a
+    character drawn far wider than a letter. Null, or a text of spaces, makes the player
+    anonymous."""
+    return service.set_name(store, player, body.name)
