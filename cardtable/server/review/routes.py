@@ -1,67 +1,25 @@
-"""Engine review of finished games (docs/review.md): Poker Squares placements reviewed by the
-hint engine in the background, and Kings Corner rounds replayed with every hand shown.
-
-Nothing here shows anything the player could not see already: a deal in progress is never
-reviewed and a round in progress never replayed (409 ``wrong_phase``), which the engine
-decides from the saved game (`Game.is_over`, the round's state), and someone else's game is
-404 like every game route.
-"""
+"""The review routes (docs/review.md, docs/api.md "Review"): each parses the request, asks
+`service` and answers. A deal in progress is never reviewed and a round in progress never
+replayed (409 ``wrong_phase``); someone else's game is 404 like every game route."""
 
 from __future__ import annotations
 
-import time
 from typing import Annotated
 
 from fastapi import APIRouter, Path
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
-from cardtable import poker_squares as ps
-from cardtable.poker_squares.review import REVIEW_BUDGET
-from cardtable.server.core.errors import damaged, responses, wrong_phase
-from cardtable.server.core.runtime import Runtime, RuntimeDep, StoreDep
-from cardtable.server.core.store import GameRecord, Store
+from cardtable.server.core.errors import responses
+from cardtable.server.core.runtime import RuntimeDep, StoreDep
 from cardtable.server.devices.public import PlayerDep
-from cardtable.server.games.public import KCReplay, Table
+from cardtable.server.games.public import KCReplay
 from cardtable.server.games.public import records as games
-from cardtable.server.review import jobs as review_jobs
-from cardtable.server.review import kings_corner as review_kc
-from cardtable.server.review.explain import explain, hinted_placements
+from cardtable.server.review import service
 from cardtable.server.review.models import PSReviewStatus
-from cardtable.server.review.store import ReviewStore
 
 router = APIRouter(prefix="/api/review", tags=["review"])
 _RESPONSES = responses(401, 404, 409)
 RoundNumber = Annotated[int, Path(ge=1, le=5, description="The round, 1-based.")]
-
-
-def _finished_deal(store: Store, game_id: str, player: str) -> tuple[GameRecord, ps.Game]:
-    record = games.load(store, game_id, player, "poker-squares")
-    try:
-        game = ps.ENGINE.from_dict(record.state)
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-        raise damaged("deal") from None
-    if not game.is_over:
-        raise wrong_phase("the deal is not over: a deal in progress is never reviewed")
-    return record, game
-
-
-def _budget(runtime: Runtime) -> int:
-    budget = runtime.settings.hint_budget
-    return REVIEW_BUDGET if budget is None else max(budget, 0)
-
-
-def _answer(state: review_jobs.State, store: Store, game_id: str) -> PSReviewStatus:
-    """The answer for a review's state; a done review with its words (`explain`) and the
-    placements made after a hint, read from the game's move log."""
-    name, done, total, review = state
-    shown = None
-    if review is not None:
-        hinted = hinted_placements(store.move_log(game_id), review["placements"])
-        shown = explain(review, hinted)
-    return PSReviewStatus.model_validate(
-        {"state": name, "done": done, "total": total, "review": shown}
-    )
 
 
 @router.post("/poker-squares/{game_id}/start", response_model=PSReviewStatus, responses=_RESPONSES)
@@ -72,22 +30,13 @@ def start_poker_squares(
     once done. Asking again is harmless; poll GET for the progress. A player has one review
     worked out at a time and a few waiting (``waiting``: ask again); beyond that 429
     ``rate_limited``."""
-    record, game = _finished_deal(store, game_id, player)
-    return _answer(
-        review_jobs.ensure(
-            runtime, store, player, record.id, record.version, game, _budget(runtime)
-        ),
-        store,
-        record.id,
-    )
+    return service.start_poker_squares(runtime, store, player, game_id)
 
 
 @router.get("/poker-squares/{game_id}", response_model=PSReviewStatus, responses=_RESPONSES)
 def poker_squares(game_id: str, player: PlayerDep, store: StoreDep) -> PSReviewStatus:
     """The stored review of a finished deal, or its progress (``none`` before POST)."""
-    record, _ = _finished_deal(store, game_id, player)
-    row = ReviewStore(store).load(record.id, review_jobs.PART)
-    return _answer(review_jobs.status(row, time.time()), store, record.id)
+    return service.poker_squares_status(store, player, game_id)
 
 
 @router.get(
@@ -102,19 +51,5 @@ async def kings_corner_round(
     rate) and kept: asking again costs nothing. A request for a round being worked out for
     another waits without holding a thread (at most 2 per player, 429 beyond)."""
 
-    def loaded() -> tuple[str, Table]:
-        record = games.load(store, game_id, player, "kings-corner")
-        try:
-            table = Table.from_dict(record.state)
-        except ValueError:
-            raise damaged("match") from None
-        if number > table.match.rounds:
-            raise wrong_phase(f"the match has {table.match.rounds} rounds")
-        return record.id, table
-
-    review_kc.REPLAYS.check(player)
-    found, table = await run_in_threadpool(loaded)
-    replay = await review_kc.replayed(
-        runtime.admission, player, found, table, lambda: store.move_log(found), number
-    )
+    replay = await service.kings_corner_round(runtime, store, player, game_id, number)
     return games.answer(replay)
