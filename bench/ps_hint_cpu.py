@@ -19,8 +19,8 @@ from pathlib import Path
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
 from cardtable.poker_squares import ENGINE, INTERACTIVE_BUDGET, Move, analyse, deal_cards
-from cardtable.poker_squares.abstract import load_values
 from cardtable.poker_squares.hint import clear_cache
+from cardtable.poker_squares.hint.abstract import load_values
 
 
 def main(argv: list[str] | None = None) -> int:

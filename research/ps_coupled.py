@@ -27,8 +27,9 @@ import numpy.typing as npt
 
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
-from cardtable.poker_squares import search, search_look
-from cardtable.poker_squares.abstract import (
+from cardtable.poker_squares.hands import TABLES
+from cardtable.poker_squares.hint import search, search_look
+from cardtable.poker_squares.hint.abstract import (
     MIXED,
     MS_N,
     ValueTable,
@@ -36,8 +37,7 @@ from cardtable.poker_squares.abstract import (
     line_points,
     load_values,
 )
-from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
+from cardtable.poker_squares.hint.position import COL_OF, ROW_OF, Position
 from research import ps_fullness
 from research.experiment_cli import games_command, subcommands
 

@@ -33,12 +33,12 @@ from pathlib import Path
 
 import numpy as np
 
-from cardtable.poker_squares.abstract import ValueTable, line_points, load_values
 from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import analyse, cell_classes, static_estimate
-from cardtable.poker_squares.search_look import look_values
-from cardtable.poker_squares.whole_grid import FEATURES, N_FEATURES, WholeGrid, features
+from cardtable.poker_squares.hint.abstract import ValueTable, line_points, load_values
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import analyse, cell_classes, static_estimate
+from cardtable.poker_squares.hint.search_look import look_values
+from cardtable.poker_squares.hint.whole_grid import FEATURES, N_FEATURES, WholeGrid, features
 
 
 def rollout(pos: Position, cont: list[int], vt: ValueTable, pts: list[int]) -> int:

@@ -28,12 +28,12 @@ import numpy as np
 
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
-from cardtable.poker_squares.abstract import ValueTable, line_points, load_values
 from cardtable.poker_squares.hands import TABLES
 from cardtable.poker_squares.hint import INTERACTIVE_BUDGET
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import analyse, best_cell, cell_classes
-from cardtable.poker_squares.search_look import look2_values, look_values
+from cardtable.poker_squares.hint.abstract import ValueTable, line_points, load_values
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import analyse, best_cell, cell_classes
+from cardtable.poker_squares.hint.search_look import look2_values, look_values
 
 
 def look3(

@@ -34,7 +34,8 @@ import numpy as np
 
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
-from cardtable.poker_squares.abstract import (
+from cardtable.poker_squares.hands import TABLES
+from cardtable.poker_squares.hint.abstract import (
     MIXED,
     MS_ADD,
     MS_N,
@@ -46,10 +47,9 @@ from cardtable.poker_squares.abstract import (
     load_values,
     read_fullness,
 )
-from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
-from cardtable.poker_squares.search import analyse, static_estimate
-from cardtable.poker_squares.search_look import look_values
+from cardtable.poker_squares.hint.position import COL_OF, ROW_OF, Position
+from cardtable.poker_squares.hint.search import analyse, static_estimate
+from cardtable.poker_squares.hint.search_look import look_values
 from research.experiment_cli import games_command, subcommands
 
 SHRINK = 200.0

@@ -20,12 +20,12 @@ import sys
 import time
 from pathlib import Path
 
-from cardtable.poker_squares.abstract import ValueTable, line_points, load_values
 from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import best_cell, cell_classes
-from cardtable.poker_squares.search_look import look_values
-from cardtable.poker_squares.train import Chooser, Trainer
+from cardtable.poker_squares.hint.abstract import ValueTable, line_points, load_values
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import best_cell, cell_classes
+from cardtable.poker_squares.hint.search_look import look_values
+from training.train import Chooser, Trainer
 
 
 def from_table(vt: ValueTable, horizon: int) -> Trainer:

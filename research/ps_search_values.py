@@ -28,7 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from cardtable.poker_squares.abstract import (
+from cardtable.poker_squares.hands import TABLES
+from cardtable.poker_squares.hint import INTERACTIVE_BUDGET
+from cardtable.poker_squares.hint.abstract import (
     MIXED,
     MS_N,
     TB,
@@ -37,12 +39,10 @@ from cardtable.poker_squares.abstract import (
     line_points,
     load_values,
 )
-from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.hint import INTERACTIVE_BUDGET
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import analyse
-from cardtable.poker_squares.train_batch import merged
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import analyse
 from research.experiment_cli import games_command, subcommands
+from training.train_batch import merged
 
 Targets = tuple[dict[int, float], dict[int, int]]
 """Per key: the sum of its lines' final points, and how many times it was seen."""

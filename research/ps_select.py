@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from cardtable.poker_squares.abstract import ValueTable, line_points, load_values
 from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.train_batch import Store, play_batch
+from cardtable.poker_squares.hint.abstract import ValueTable, line_points, load_values
+from training.train_batch import Store, play_batch
 
 CHUNK = 2000
 

@@ -25,10 +25,15 @@ from pathlib import Path
 
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
-from cardtable.poker_squares.abstract import ValueTable, line_points, load_values, read_fullness
 from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import analyse
+from cardtable.poker_squares.hint.abstract import (
+    ValueTable,
+    line_points,
+    load_values,
+    read_fullness,
+)
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import analyse
 
 SHIPPED = "shipped"
 

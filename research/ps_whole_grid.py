@@ -39,10 +39,10 @@ import numpy as np
 
 from cardtable.cards import Card
 from cardtable.cli.bench_cmd import read_deals
-from cardtable.poker_squares.abstract import ValueTable, line_points, load_values
 from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import (
+from cardtable.poker_squares.hint.abstract import ValueTable, line_points, load_values
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import (
     analyse,
     best_cell,
     cell_classes,
@@ -50,8 +50,8 @@ from cardtable.poker_squares.search import (
     root_corrections,
     static_estimate,
 )
-from cardtable.poker_squares.search_look import look2_values, look_values
-from cardtable.poker_squares.whole_grid import FEATURES, N_FEATURES, WholeGrid, features
+from cardtable.poker_squares.hint.search_look import look2_values, look_values
+from cardtable.poker_squares.hint.whole_grid import FEATURES, N_FEATURES, WholeGrid, features
 
 
 def _weights(table: str, path: Path | None) -> WholeGrid | None:

@@ -83,13 +83,13 @@ def test_the_check_reports_private_names_and_lets_the_rest_through() -> None:
         "from .abstract import _PATTERNS, line_key\n"
         "from . import position\n"
         "from cardtable import __version__\n"
-        "from cardtable.poker_squares import search\n"
+        "from cardtable.poker_squares.hint import search\n"
         "import cardtable.poker_squares.hint as h\n"
         "search._spread(position.Position(), {})\n"
         "h.parse_view, h._analysed\n"
     )
-    assert violations(sample, "cardtable.poker_squares", "x.py") == [
-        "x.py:2: from cardtable.poker_squares.abstract import _PATTERNS",
+    assert violations(sample, "cardtable.poker_squares.hint", "x.py") == [
+        "x.py:2: from cardtable.poker_squares.hint.abstract import _PATTERNS",
         "x.py:7: search._spread",
         "x.py:8: h._analysed",
     ]

@@ -1,7 +1,7 @@
 """The frozen baseline Poker Squares player: the hint engine before issue 16.
 
 `values-<table>.npz` here are byte copies of the value tables the engine shipped before issue
-16 (Monte Carlo self-play: `python -m cardtable.poker_squares.train --table american --seed 1
+16 (Monte Carlo self-play: `python -m training.train --table american --seed 1
 --games 300000`, British 150000 games, as of commit 2888b1e). The search is the engine's own
 `search.analyse` with the same budget, so `hint` plays exactly as the pre-issue-16 in-game hint
 did: issue 16 changed the trainer and added the fullness correction (British), which the
@@ -19,10 +19,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from cardtable.poker_squares import search
-from cardtable.poker_squares.abstract import ValueTable, line_points
-from cardtable.poker_squares.hint import parse_view
-from cardtable.poker_squares.position import Position
+from cardtable.poker_squares.hint import parse_view, search
+from cardtable.poker_squares.hint.abstract import ValueTable, line_points
+from cardtable.poker_squares.hint.position import Position
 
 DATA = Path(__file__).parent
 

@@ -41,7 +41,14 @@ Public API
 `Hand`, `classify`, `TABLES`, `score`, `TARGETS`; `deal`, `deal_cards`, `Game`, `Move`,
 `legal_moves`, `play`, `place` (row and column), `undo`, `view`, `MoveError`,
 `IllegalMove`, `GameError`; `ENGINE`, the game through the one game interface
-(`cardtable.interface`).
+(`cardtable.interface`); `hint`, `evaluate`, `analyse`, `INTERACTIVE_BUDGET`, the hint.
+
+Layout
+------
+The game is the modules at the top (`hands`, `moves`, `game`, `api`); the hint engine, which
+reads only a player's view, is the subpackage `hint` (its search, lookahead and learned line
+values; the tables it ships are in ``data/``); `review` reviews a finished deal with it. The
+tables are learned by the top-level `training` package, which nothing here imports.
 """
 
 from cardtable.interface import IllegalMove, MoveError

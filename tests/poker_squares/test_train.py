@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.poker_squares.abstract import ValueTable, line_points
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.train import Trainer, main, train
+from cardtable.poker_squares.hint.abstract import ValueTable, line_points
+from cardtable.poker_squares.hint.position import Position
+from training.train import Trainer, main, train
 
 
 @pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)

@@ -9,8 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cardtable.poker_squares import train_batch as tb
-from cardtable.poker_squares.abstract import (
+from cardtable.poker_squares.hint.abstract import (
     MIXED,
     MS_ADD,
     MS_EMPTY,
@@ -20,9 +19,10 @@ from cardtable.poker_squares.abstract import (
     line_key,
     line_points,
 )
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import analyse
-from cardtable.poker_squares.train import Trainer
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import analyse
+from training import train_batch as tb
+from training.train import Trainer
 
 Line = tuple[int, int, int, int, tuple[int, ...], tuple[int, ...], int, int]
 """is_col, tb, ms, st, ru, su, avail, mask: `line_key`'s arguments."""

@@ -12,12 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable.cards import Card
-from cardtable.poker_squares.abstract import line_points, load_values
 from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import analyse
-from cardtable.poker_squares.search_look import rows_cols_after
-from cardtable.poker_squares.whole_grid import (
+from cardtable.poker_squares.hint.abstract import line_points, load_values
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import analyse
+from cardtable.poker_squares.hint.search_look import rows_cols_after
+from cardtable.poker_squares.hint.whole_grid import (
     FEATURES,
     N_FEATURES,
     WholeGrid,

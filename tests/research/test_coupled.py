@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.poker_squares import search, search_look
-from cardtable.poker_squares.abstract import fullness_key, line_points, load_values
-from cardtable.poker_squares.position import Position
+from cardtable.poker_squares.hint import search, search_look
+from cardtable.poker_squares.hint.abstract import fullness_key, line_points, load_values
+from cardtable.poker_squares.hint.position import Position
 from research import ps_coupled, ps_fullness
 from tests.research.test_fullness import DEAL
 

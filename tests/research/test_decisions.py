@@ -11,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 
-from cardtable.poker_squares.abstract import line_points, load_values
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import analyse, cell_classes, static_estimate
-from cardtable.poker_squares.search_look import look_values
-from cardtable.poker_squares.whole_grid import N_FEATURES, WholeGrid
+from cardtable.poker_squares.hint.abstract import line_points, load_values
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import analyse, cell_classes, static_estimate
+from cardtable.poker_squares.hint.search_look import look_values
+from cardtable.poker_squares.hint.whole_grid import N_FEATURES, WholeGrid
 from research import ps_decisions
 
 

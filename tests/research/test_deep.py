@@ -10,10 +10,10 @@ from functools import cache
 
 import pytest
 
-from cardtable.poker_squares.abstract import line_points, load_values
 from cardtable.poker_squares.hint import INTERACTIVE_BUDGET
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import analyse, cell_classes
+from cardtable.poker_squares.hint.abstract import line_points, load_values
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import analyse, cell_classes
 from research import ps_deep
 
 

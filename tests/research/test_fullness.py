@@ -7,15 +7,15 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from cardtable.poker_squares.abstract import (
+from cardtable.poker_squares.hint.abstract import (
     ValueTable,
     fullness_key,
     line_points,
     load_values,
 )
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import static_estimate
-from cardtable.poker_squares.search_look import fullness_after
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import static_estimate
+from cardtable.poker_squares.hint.search_look import fullness_after
 from research import ps_fullness
 
 DEAL = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cardtable.poker_squares.abstract import load_values
+from cardtable.poker_squares.hint.abstract import load_values
 from research import ps_policy_train
 
 

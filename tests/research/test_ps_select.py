@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cardtable.poker_squares.abstract import ValueTable, coarse_key, load_values
+from cardtable.poker_squares.hint.abstract import ValueTable, coarse_key, load_values
 from research import ps_select
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.poker_squares.abstract import ValueTable, load_values
+from cardtable.poker_squares.hint.abstract import ValueTable, load_values
 from research import ps_tables
 
 DEALS = Path(__file__).parents[2] / "bench" / "deals" / "ps-1000.txt"

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.poker_squares.abstract import ValueTable, line_points, load_values
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import analyse
-from cardtable.poker_squares.train import Trainer
+from cardtable.poker_squares.hint.abstract import ValueTable, line_points, load_values
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import analyse
 from research import ps_search_values as sv
+from training.train import Trainer
 
 
 @pytest.mark.parametrize("seed", [0, 1])

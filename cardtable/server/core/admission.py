@@ -399,8 +399,8 @@ def _preload_engines() -> None:
     before its first task, so the first hint after a start (or after a broken pool) costs a
     search, not an interpreter's imports."""
     from cardtable.kings_corner import cpu  # noqa: F401
-    from cardtable.poker_squares.abstract import load_values
     from cardtable.poker_squares.hands import TABLES
+    from cardtable.poker_squares.hint.abstract import load_values
 
     for table in TABLES:
         load_values(table)

@@ -29,10 +29,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardtable.cards import Card
-from cardtable.poker_squares.abstract import line_points, load_values
 from cardtable.poker_squares.game import CELLS, Game
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.search import cell_classes, static_estimate
+from cardtable.poker_squares.hint.abstract import line_points, load_values
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.search import cell_classes, static_estimate
 
 FROM_CARD = 9
 """The sum starts at the 9th card turned: earlier cards barely separate (docs/daily.md)."""

@@ -198,8 +198,8 @@ def test_the_parent_watch_ends_the_worker_on_a_closed_pipe_or_a_new_parent(
 
 
 def test_a_worker_preloads_both_value_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardtable.poker_squares import abstract
     from cardtable.poker_squares.hands import TABLES
+    from cardtable.poker_squares.hint import abstract
 
     loaded: list[str] = []
     monkeypatch.setattr(abstract, "load_values", loaded.append)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.poker_squares.abstract import (
+from cardtable.poker_squares.hint.abstract import (
     MIXED,
     MS_ADD,
     MS_N,
@@ -26,7 +26,7 @@ from cardtable.poker_squares.abstract import (
     line_key,
     sorted_counts_key,
 )
-from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
+from cardtable.poker_squares.hint.position import COL_OF, ROW_OF, Position
 
 Vec = npt.NDArray[np.float64]
 NEG = -1e9

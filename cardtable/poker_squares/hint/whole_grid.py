@@ -23,9 +23,9 @@ from io import BytesIO
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.poker_squares.abstract import MIXED, MS_ID, MS_N, MS_WMASKS
 from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.position import Position
+from cardtable.poker_squares.hint.abstract import MIXED, MS_ID, MS_N, MS_WMASKS
+from cardtable.poker_squares.hint.position import Position
 
 FEATURES = (
     "bias",

@@ -1,6 +1,6 @@
 """Learn the hint engine's line-value tables by self-play, many games at once with numpy.
 
-    python -m cardtable.poker_squares.train_batch --table american --games 3000000 --seed 1 \\
+    python -m training.train_batch --table american --games 3000000 --seed 1 \\
         --out /tmp/am-3m.npz
 
 The same learning as `train.py` (Monte Carlo self-play, epsilon-greedy over the abstract line
@@ -15,7 +15,7 @@ line's final points (`Store.merge`). The coarse fallback values are refreshed ev
 games or every batch, whichever is rarer.
 
 The output is an `abstract.ValueTable` (same file format, `min_count` pruning and coarse
-values as `ValueTable.from_counts`), so the search, the hint and `bench/ps_tables.py` read
+values as `ValueTable.from_counts`), so the search, the hint and `research/ps_tables.py` read
 it unchanged. The same (table, games, seed, batch, epsilon, horizon, min_count) give the same
 bytes; they do NOT give `train.py`'s table for the same seed (a different random generator,
 drawn in a different order, and batched updates). Nothing is written unless `--out` says
@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.poker_squares.abstract import (
+from cardtable.poker_squares.hint.abstract import (
     FC,
     MIXED,
     MS_ADD,
@@ -51,7 +51,7 @@ from cardtable.poker_squares.abstract import (
     ValueTable,
     line_points,
 )
-from cardtable.poker_squares.training_cli import training_args, write_table
+from training.cli import training_args, write_table
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]

@@ -6,12 +6,12 @@ both from one search. All read only the player's view (the grid and the current 
 the set of unseen cards) and never the order of the cards to come: the lookahead averages
 exactly over every unseen card, so a result depends only on (view, budget).
 
-The engine: learned values of abstract partial lines (`abstract`, trained by `train`) value an
-after-state; `search.analyse` values every cell by a one-card expectimax over those values
-(`search_look`) and the best `budget // width` cells by a two-card one. With three cells
-left that is exact. A table that ships a whole-grid correction (`whole_grid`, issue 31) adds
-it to each cell's estimate. The last few analyses are cached, so `hint` then `evaluate` on the same
-view cost one search.
+The engine: learned values of abstract partial lines (`abstract`, trained offline by the
+`training` package) value an after-state; `search.analyse` values every cell by a one-card
+expectimax over those values (`search_look`) and the best `budget // width` cells by a
+two-card one. With three cells left that is exact. A table that ships a whole-grid correction
+(`whole_grid`, issue 31) adds it to each cell's estimate. The last few analyses are cached,
+so `hint` then `evaluate` on the same view cost one search.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from functools import lru_cache
 from typing import Any, TypedDict
 
 from cardtable.cards import Card, CardError
-from cardtable.poker_squares import search
-from cardtable.poker_squares.abstract import line_points, load_values
 from cardtable.poker_squares.hands import TABLES
-from cardtable.poker_squares.position import Position
-from cardtable.poker_squares.whole_grid import load_whole_grid
+from cardtable.poker_squares.hint import search
+from cardtable.poker_squares.hint.abstract import line_points, load_values
+from cardtable.poker_squares.hint.position import Position
+from cardtable.poker_squares.hint.whole_grid import load_whole_grid
 
 INTERACTIVE_BUDGET = 9
 """In-game hint: the 3 best cells by the one-card lookahead are searched two cards deep, 3

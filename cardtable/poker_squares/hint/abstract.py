@@ -277,7 +277,7 @@ def sorted_counts_key(counts: list[int]) -> int:
 
 
 def read_fullness(data: bytes) -> dict[int, float]:
-    """A fullness correction file (`bench/ps_fullness.py learn` writes it)."""
+    """A fullness correction file (`research/ps_fullness.py learn` writes it)."""
     with np.load(BytesIO(data)) as z:
         return dict(zip(z["keys"].tolist(), z["values"].tolist(), strict=True))
 

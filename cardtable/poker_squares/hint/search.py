@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import time
 
-from cardtable.poker_squares.abstract import MS_N, TB, ValueTable, fullness_key, line_key
 from cardtable.poker_squares.game import LINES
-from cardtable.poker_squares.position import COL_OF, ROW_OF, Position
-from cardtable.poker_squares.search_look import look2_values, look_values
-from cardtable.poker_squares.whole_grid import WholeGrid
+from cardtable.poker_squares.hint.abstract import MS_N, TB, ValueTable, fullness_key, line_key
+from cardtable.poker_squares.hint.position import COL_OF, ROW_OF, Position
+from cardtable.poker_squares.hint.search_look import look2_values, look_values
+from cardtable.poker_squares.hint.whole_grid import WholeGrid
 
 
 def static_estimate(pos: Position, vt: ValueTable) -> float:

@@ -2,15 +2,16 @@
 
 A `Position` holds the 25 cells (card index or -1), each line's rank multiset id and suit
 state, the running total of complete lines, and the unseen cards counted by rank and suit and
-as a bit set, so the search (`search`, `search_look`) and the trainer (`train`) touch only ints
-and lists. Lines are numbered 0-4 for the rows and 5-9 for the columns (`ROW_OF`, `COL_OF`).
+as a bit set, so the search (`search`, `search_look`) and the trainer (`training.train`) touch
+only ints and lists. Lines are numbered 0-4 for the rows and 5-9 for the columns (`ROW_OF`,
+`COL_OF`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardtable.poker_squares.abstract import MIXED, MS_ADD, MS_EMPTY, MS_N, line_points
+from cardtable.poker_squares.hint.abstract import MIXED, MS_ADD, MS_EMPTY, MS_N, line_points
 
 ROW_OF = [c // 5 for c in range(25)]
 COL_OF = [5 + c % 5 for c in range(25)]

@@ -9,12 +9,12 @@ import sys
 import time
 from pathlib import Path
 
-from cardtable.poker_squares.abstract import ValueTable
 from cardtable.poker_squares.hands import TABLES
+from cardtable.poker_squares.hint.abstract import ValueTable
 
 
 def training_args(description: str, games: int) -> argparse.ArgumentParser:
-    """The options every trainer takes (this one and `train_batch`)."""
+    """The options every trainer takes (`train` and `train_batch`)."""
     ap = argparse.ArgumentParser(description=description.split("\n")[0])
     ap.add_argument("--table", choices=sorted(TABLES), required=True)
     ap.add_argument("--games", type=int, default=games)
