@@ -26,9 +26,7 @@ from cardtable.server.core.web import Guard, site
 from cardtable.server.daily import routes as routes_daily
 from cardtable.server.devices import players
 from cardtable.server.devices import routes as routes_devices
-from cardtable.server.games import kings_corner as routes_kings_corner
-from cardtable.server.games import poker_squares as routes_poker_squares
-from cardtable.server.games import resume
+from cardtable.server.games import routes as routes_games
 from cardtable.server.online import routes as online_routes
 from cardtable.server.online.service import Online
 from cardtable.server.review import routes as routes_review
@@ -70,11 +68,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.online = online
     errors.install(app)
     app.include_router(health.router)
-    app.include_router(resume.router)
+    app.include_router(routes_games.continue_router)
     app.include_router(players.router)
     app.include_router(routes_devices.router)
-    app.include_router(routes_poker_squares.router)
-    app.include_router(routes_kings_corner.router)
+    app.include_router(routes_games.poker_squares_router)
+    app.include_router(routes_games.kings_corner_router)
     app.include_router(online_routes.router)
     app.include_router(routes_review.router)
     app.include_router(routes_daily.router)

@@ -18,6 +18,8 @@ from cardtable.server.core.ratelimit import TokenBuckets
 from cardtable.server.devices.players import player_key
 from tests.server.helpers import Api
 
+NO_GAMES = {"poker_squares": None, "kings_corner": None, "poker_squares_counted": None}
+
 PS = "/api/poker-squares/games"
 KC = "/api/kings-corner/games"
 MOVE_FIELDS = {"version", "row", "col"}
@@ -289,7 +291,7 @@ def test_rate_limits_answer_429_with_retry_after(strict_client: TestClient) -> N
     for i in range(10):
         r = strict_client.get("/api/continue", headers={"X-Player-Id": f"{'x' * 30}{i:02d}"})
         assert r.status_code == 401
-    assert c.get("/api/continue") == {"poker_squares": None, "kings_corner": None}
+    assert c.get("/api/continue") == NO_GAMES
 
 
 def test_token_buckets_refill_and_stay_bounded() -> None:

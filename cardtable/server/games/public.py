@@ -18,11 +18,9 @@ import (`make contracts` holds them to it).
   answer that serialises a stored game (the export uses it through `StatsStore.export`).
 """
 
-from cardtable.server.games import kc_replay
-from cardtable.server.games import service as records
+from cardtable.server.games import kc_replay, records
 from cardtable.server.games.kc_replay import KCReplay
 from cardtable.server.games.kc_table import MAX_COMPUTER_STEPS, Entry, Table, TableError
-from cardtable.server.games.kings_corner import KIND as KC_KIND
 from cardtable.server.games.models import (
     CellEstimate,
     CountedAttempt,
@@ -39,8 +37,8 @@ from cardtable.server.games.models import (
     Strength,
 )
 from cardtable.server.games.models import Table as Variant
-from cardtable.server.games.poker_squares import KIND as PS_KIND
-from cardtable.server.games.poker_squares import render as render_ps
+from cardtable.server.games.service import KC_KIND, PS_KIND
+from cardtable.server.games.service import ps_render as render_ps
 from cardtable.server.games.shown import shown
 from cardtable.server.games.store import StatsStore
 

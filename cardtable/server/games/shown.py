@@ -28,7 +28,7 @@ from typing import Any
 from cardtable.fairness import Fair, FairnessError
 from cardtable.server.core.errors import ApiError
 from cardtable.server.core.store.base import JSON, GameRecord
-from cardtable.server.games import kings_corner, poker_squares
+from cardtable.server.games import service
 
 _CARD = re.compile(r"^(?:10|[A2-9TJQK])[SHDC]$")
 _SECRET_KEYS = ("seed",)
@@ -56,10 +56,10 @@ def view_of(record: GameRecord) -> JSON | None:
     """The answer the game's own route gives for an unfinished game; None for a kind not
     known here or a game that does not load."""
     try:
-        if record.kind == poker_squares.KIND:
-            return poker_squares.render(record).model_dump(mode="json")
-        if record.kind == kings_corner.KIND:
-            return kings_corner.render(record).model_dump(mode="json")
+        if record.kind == service.PS_KIND:
+            return service.ps_render(record).model_dump(mode="json")
+        if record.kind == service.KC_KIND:
+            return service.kc_render(record).model_dump(mode="json")
     except ApiError:  # a damaged game: shown as nothing
         return None
     return None
@@ -69,7 +69,7 @@ def finished_state(record: GameRecord) -> JSON | None:
     """A finished game's saved state, its withheld seed and salt replaced by their public
     form; None for a kind not known here."""
     state = dict(record.state)
-    if record.kind == poker_squares.KIND:
+    if record.kind == service.PS_KIND:
         raw = state.get("fair")
         if raw is None:
             return state
@@ -80,7 +80,7 @@ def finished_state(record: GameRecord) -> JSON | None:
             return state
         state["fair"] = fair.public(over=True) | {"withheld": fair.withheld}
         return state
-    if record.kind == kings_corner.KIND:
+    if record.kind == service.KC_KIND:
         return state  # a finished match: every round over, its secret no longer protects
     return None
 

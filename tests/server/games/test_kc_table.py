@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cardtable.kings_corner import Match, Rules, setup
-from cardtable.server.games import kings_corner as routes_kings_corner
+from cardtable.server.games import service as games_service
 from cardtable.server.games.kc_table import Table, TableError
 from tests.server.helpers import Api
 
@@ -103,7 +103,7 @@ def test_damaged_tables_do_not_load(saved: Any) -> None:
 
 
 def test_a_computer_mistake_ends_its_turn(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(routes_kings_corner, "choose_move", lambda v, s, r: "AS>N")
+    monkeypatch.setattr(games_service, "choose_move", lambda v, s, r: "AS>N")
     game = api.kc_new(seats=[{"kind": "human"}, {"kind": "computer", "strength": "easy"}])
     if game["phase"] == "play":
         game = api.kc(game, "moves", move="end")

@@ -123,7 +123,8 @@ def handshakes(
             )
             try:
                 writer.write(upgrade_request(server.port, forwarded))
-                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+                # A guard against a hang, not a time bound: a loaded machine may be slow.
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 120)
             finally:
                 writer.transport.abort()
             lines = head.decode("latin-1").split("\r\n")
@@ -134,7 +135,7 @@ def handshakes(
                     headers[name.strip().lower()] = value.strip()
             answers.append((int(lines[0].split()[1]), headers))
 
-    run(main(), timeout=30)
+    run(main(), timeout=300)
     return answers
 
 
