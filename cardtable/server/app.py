@@ -22,7 +22,7 @@ from cardtable.server.core import errors, health, retention
 from cardtable.server.core.openapi_links import add_links
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.settings import Settings
-from cardtable.server.core.web import Guard, site
+from cardtable.server.core.web import ResponseHeadersAndBodyLimit, site
 from cardtable.server.daily import routes as routes_daily
 from cardtable.server.devices import players
 from cardtable.server.devices import routes as routes_devices
@@ -80,7 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.router.routes.extend(
         site(settings.web_dir, {"grace_seconds": round(settings.online.grace_seconds)})
     )
-    app.add_middleware(Guard, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(ResponseHeadersAndBodyLimit, max_body_bytes=settings.max_body_bytes)
     # Outermost: compresses pages, assets and API answers for clients that accept gzip.
     # Bodies under 1 KiB gain little; level 6 is zlib's usual balance of size and CPU.
     # WebSocket scopes pass through both middlewares untouched.

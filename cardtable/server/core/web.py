@@ -3,10 +3,10 @@
 The pages are Jinja2 templates under ``templates/`` rendered on request (`Pages`); everything
 else (``assets/``) is served as files (`WebFiles`), never the templates' source.
 
-`Guard` is a plain ASGI middleware (cheap on every request): it adds the security headers
-(a strict Content-Security-Policy: only this origin's scripts, styles and connections),
-marks API answers uncacheable, and refuses bodies above the configured size with 413
-``too_large`` before they are read.
+`ResponseHeadersAndBodyLimit` is a plain ASGI middleware (cheap on every request): it adds
+the security headers (a strict Content-Security-Policy: only this origin's scripts, styles and
+connections), marks API answers uncacheable, and refuses bodies above the configured size with
+413 ``too_large`` before they are read.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ MEDIA_TYPES = {
 }
 
 
-class Guard:
+class ResponseHeadersAndBodyLimit:
     def __init__(self, app: ASGIApp, *, max_body_bytes: int) -> None:
         self.app = app
         self.max_body = max_body_bytes

@@ -9,7 +9,8 @@ from pydantic import BaseModel, Field
 from cardtable.server.core.models import Request
 from cardtable.server.games.public import PSGame
 
-Table = Literal["american", "british"]
+PointTable = Literal["american", "british"]
+"""A Poker Squares points table: the American or the British scoring."""
 
 
 class DailyRow(BaseModel):
@@ -80,7 +81,7 @@ class DailyFairness(BaseModel):
 
 class DailyDay(BaseModel):
     day: str
-    table: Table
+    table: PointTable
     today: bool
     starts_at: str
     ends_at: str

@@ -19,7 +19,7 @@ from cardtable.server.daily.models import (
     DailyPlayRequest,
     DisplayName,
     NameChange,
-    Table,
+    PointTable,
 )
 from cardtable.server.devices.public import PlayerDep
 
@@ -36,7 +36,7 @@ def clock(request: Request) -> datetime:
 
 @router.get("/{table}", response_model=DailyDay, responses=responses(401, 404, 422))
 def daily(
-    table: Table,
+    table: PointTable,
     player: PlayerDep,
     store: StoreDep,
     request: Request,
@@ -53,7 +53,7 @@ def daily(
     "/{table}/play", status_code=201, response_model=DailyPlay, responses=responses(401, 409, 422)
 )
 def play(
-    table: Table,
+    table: PointTable,
     player: PlayerDep,
     store: StoreDep,
     runtime: RuntimeDep,

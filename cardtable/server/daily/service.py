@@ -38,16 +38,16 @@ from cardtable.server.daily.models import (
     DailyPlay,
     DailyRow,
     DisplayName,
+    PointTable,
     Provisional,
     Streak,
-    Table,
 )
 from cardtable.server.daily.store import DailyStore, Entry, Settled
 from cardtable.server.games.public import PS_KIND as KIND
 from cardtable.server.games.public import CountedAttempt, StatsStore, records
 from cardtable.server.games.public import render_ps as render
 
-TABLES: tuple[Table, ...] = ("american", "british")
+TABLES: tuple[PointTable, ...] = ("american", "british")
 TARGET = "normal"
 PREVIOUS_DAYS = 30
 SETTLE_BATCH = 100
@@ -198,7 +198,9 @@ def me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
 
 
 # -- what the routes ask --------------------------------------------------------------------
-def day_answer(store: Store, player: str, table: Table, day: str | None, now: datetime) -> DailyDay:
+def day_answer(
+    store: Store, player: str, table: PointTable, day: str | None, now: datetime
+) -> DailyDay:
     """The day's deal at ``table`` (today's when ``day`` is None): the player's entry, rank
     and streak, the top 100, the histogram of every ranked total and the earlier days."""
     today = day_of(now)
@@ -247,7 +249,7 @@ def play(
     store: Store,
     runtime: Runtime,
     player: str,
-    table: Table,
+    table: PointTable,
     now: datetime,
     *,
     replace_counted: bool,

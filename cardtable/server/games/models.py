@@ -21,7 +21,8 @@ from typing_extensions import TypedDict  # pydantic reads typing's TypedDict onl
 
 from cardtable.server.core.models import ErrorBody, Request, Response, Version, json_integer
 
-Table = Literal["american", "british"]
+PointTable = Literal["american", "british"]
+"""A Poker Squares points table: the American or the British scoring."""
 Level = Literal["easy", "normal", "hard"]
 Strength = Literal["easy", "normal", "strong"]
 Phase = Literal["play", "handoff", "computer", "round_over", "match_over"]
@@ -45,7 +46,7 @@ Rounds = Annotated[Literal[1, 3, 5], BeforeValidator(_integer_choice)]
 
 # -- Poker Squares ----------------------------------------------------------------------
 class PSNewGame(Request):
-    table: Table = "american"
+    table: PointTable = "american"
     target: Level = "normal"
     replay_of: Annotated[str, Field(max_length=64)] | None = Field(
         default=None, description="Deal the cards of this earlier game of yours again."
@@ -64,7 +65,7 @@ class CountedAttempt(Response):
     what: Literal["daily"] = "daily"
     game_id: str = Field(description="The unfinished deal's id.")
     day: str = Field(description="The daily's day, YYYY-MM-DD (UTC).")
-    table: Table
+    table: PointTable
     eligible: bool = Field(
         description="Its score would go on the day's board (the player joined before the day "
         "began); false: it counts for the streak and a provisional rank only."
@@ -96,7 +97,7 @@ class Fairness(Response):
 class PSView(Response):
     game: Literal["poker-squares"]
     seat: Literal[0] | None = Field(description="0, the player; null for a spectator.")
-    table: Table
+    table: PointTable
     grid: list[list[str | None]]
     card: str | None
     line_scores: list[int | None]

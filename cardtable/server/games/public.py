@@ -30,13 +30,13 @@ from cardtable.server.games.models import (
     KCMatch,
     KCMove,
     KCView,
+    PointTable,
     PresetRules,
     PSGame,
     RulesOut,
     SeatIndex,
     Strength,
 )
-from cardtable.server.games.models import Table as Variant
 from cardtable.server.games.service import KC_KIND, PS_KIND
 from cardtable.server.games.service import ps_render as render_ps
 from cardtable.server.games.shown import shown
@@ -57,6 +57,7 @@ __all__ = [
     "KCReplay",
     "KCView",
     "PSGame",
+    "PointTable",
     "PresetRules",
     "RulesOut",
     "SeatIndex",
@@ -64,7 +65,6 @@ __all__ = [
     "Strength",
     "Table",
     "TableError",
-    "Variant",
     "kc_replay",
     "records",
     "render_ps",

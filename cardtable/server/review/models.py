@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import Field
 
 from cardtable.server.core.models import Response
-from cardtable.server.games.public import CellEstimate, Variant
+from cardtable.server.games.public import CellEstimate, PointTable
 
 Mark = Literal["inaccuracy", "mistake", "blunder"]
 
@@ -60,7 +60,7 @@ class ReviewStep(Response):
 
 
 class PSReview(Response):
-    table: Variant
+    table: PointTable
     budget: int
     thresholds: dict[str, float]
     cards: list[str] = Field(description="The 25 cards in the order they were turned.")
