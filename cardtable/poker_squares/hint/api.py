@@ -29,9 +29,8 @@ from cardtable.poker_squares.hint.whole_grid import load_whole_grid
 
 INTERACTIVE_BUDGET = 9
 """In-game hint: the 3 best cells by the one-card lookahead are searched two cards deep, 3
-cells per next card: 78 ms of CPU on average, 151 ms at most for hint + estimates on this
-machine (2026-12-01), as strong as the earlier budget 30 (10 cells, 132 ms, 258 ms at most)
-on the same deals; see docs/hint-engine.md, "Interactive budget"."""
+cells per next card, as strong as the earlier budget 30 on the same deals (its time and
+strength, and the command that measures them: docs/hint-engine.md, `INTERACTIVE_BUDGET`)."""
 
 
 class CellEstimate(TypedDict):

@@ -75,7 +75,7 @@ def plan(budget: int, n_cells: int) -> tuple[int, int]:
     """(candidates refined two cards deep, cells tried per next card) for a budget.
 
     The budget counts (candidate, cell) pairs of the two-card lookahead: each pair costs one
-    one-card expectimax per unseen next card (about 1 ms of one core for all of them).
+    one-card expectimax per unseen next card.
     """
     width = WIDE_WIDTH if budget >= WIDE_BUDGET else TWO_CARD_WIDTH
     return min(n_cells, max(1, budget // width)), width

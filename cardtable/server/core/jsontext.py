@@ -1,10 +1,9 @@
 """JSON text on the server's hot paths: each online view sent and each table or game saved.
 
-orjson writes the same JSON as the standard library (compact, UTF-8 text kept as is) about
-ten times as fast on these documents: a seat's part of an online view (6 KiB) in 15-20 µs
-against 150-250 µs, a saved online table (17 KiB) in about 45 µs against 450 µs
-(docs/online.md "Where a move's server CPU goes"). What orjson refuses, an integer beyond
-64 bits, is written by the standard library instead.
+orjson writes the same JSON as the standard library (compact, UTF-8 text kept as is), many
+times faster on these documents (the figures and the command that measures them:
+docs/online-limits.md). What orjson refuses, an integer beyond 64 bits, is written by the
+standard library instead.
 """
 
 from __future__ import annotations

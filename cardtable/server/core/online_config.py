@@ -70,8 +70,8 @@ class OnlineSettings:
     (core/serving.py; None: no limit). A page opens one socket and reconnects after 0.5 s
     doubling to 10 s, so a person with a few tabs, or a phone that keeps dropping its
     connection, stays far below it; what it stops is a client whose sockets the caps above
-    evict reconnecting in a loop (each handshake, hello and first push costs the server
-    about 2.5 ms of CPU)."""
+    evict reconnecting in a loop (each handshake, hello and first push costs the server CPU:
+    docs/online-limits.md)."""
     live_handshake_burst: int = 20
     """Handshakes one client address may make at once before `live_handshake_rate` applies
     (a household or a classroom behind one address opening their tables together)."""
@@ -101,8 +101,9 @@ class OnlineSettings:
     computer_steps_rate: float | None = 100.0
     """Table advances (nearly all computer steps) one process's driver makes per second,
     sustained, over all tables (None: no cap); a table beyond it waits for its turn, the
-    longest-waiting first (docs/reliability.md, "Admission"). A step costs the server about
-    2.5 ms of CPU (store, render, pushes), so the cap keeps them to a quarter of a core."""
+    longest-waiting first (docs/abuse.md, "Admission of expensive work"). A step costs the server its store
+    write, render and pushes; the cap keeps them to about a quarter of a core (the cost
+    per step and its command: docs/online-limits.md)."""
     computer_steps_burst: int = 50
     create_rate: float | None = 1 / 30
     """Tables one client address may create per second, sustained, after `create_burst`

@@ -18,8 +18,7 @@ cannot flood the disk (docs/reliability.md, "Connections").
     keyed by `ratelimit.client_key`: IPv6 by /64) before anything else is done with it; with
     none left it is answered HTTP 429 with ``Retry-After`` and closed, from the request head
     alone: no WebSocket handshake, no app, no store. A client whose sockets a cap evicts
-    cannot make the server pay a handshake, hello and table push (about 2.5 ms of CPU) more
-    often than that.
+    cannot make the server pay a handshake, hello and table push more often than that.
 - `GuardedWebSocketProtocol`, uvicorn's sans-I/O WebSocket protocol with a live-socket cap
   of its own (`connection_budgets`: by default half of the connection limit, the app evicting
   beyond it, online/live.py), a one-second wait for the peer's answer to a close (not 10 s:
@@ -226,8 +225,8 @@ class GuardedH11Protocol(H11Protocol):
 def _no_delay(transport: Any) -> None:
     """TCP_NODELAY on the connection. asyncio sets it only on sockets whose ``proto`` is TCP,
     and a listening socket handed to uvicorn's workers (`--workers`) arrives with ``proto``
-    0: its connections then waited for the client's delayed ACK (40 ms) before a second
-    segment of an answer (measured: 48 ms per move at one client, against 4.7 ms)."""
+    0: its connections then waited for the client's delayed ACK before a second segment of
+    an answer (docs/performance.md has the measurement and its command)."""
     sock = transport.get_extra_info("socket")
     if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
         with contextlib.suppress(OSError):
