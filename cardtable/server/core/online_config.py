@@ -101,9 +101,9 @@ class OnlineSettings:
     computer_steps_rate: float | None = 100.0
     """Table advances (nearly all computer steps) one process's driver makes per second,
     sustained, over all tables (None: no cap); a table beyond it waits for its turn, the
-    longest-waiting first (docs/abuse.md, "Admission of expensive work"). A step costs the server its store
-    write, render and pushes; the cap keeps them to about a quarter of a core (the cost
-    per step and its command: docs/online-limits.md)."""
+    longest-waiting first (docs/abuse.md, "Admission of expensive work"). A step costs the
+    server its store write, render and pushes; the cap keeps them to about a quarter of a
+    core (the cost per step and its command: docs/online-limits.md)."""
     computer_steps_burst: int = 50
     create_rate: float | None = 1 / 30
     """Tables one client address may create per second, sustained, after `create_burst`
