@@ -4,8 +4,8 @@
  * forgiven) leads to the table's token, and the page goes to the invite link.
  */
 
-import { onlineApi } from "../core/api.js";
 import { showError } from "../core/feedback.js";
+import { onlineApi } from "./api.js";
 
 export const ONLINE_PAGE = "kings-corner-online.html";
 

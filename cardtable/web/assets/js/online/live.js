@@ -8,7 +8,8 @@
  * "revoked" a signed-out device (the signed-out dialog; no retry).
  */
 
-import { ensurePlayer, noteRevoked, onlineApi } from "../core/api.js";
+import { ensurePlayer, noteRevoked } from "../core/api.js";
+import { onlineApi } from "./api.js";
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 10000;
@@ -21,92 +22,15 @@ const PING_EVERY = 20000;
  * holds, sent in each hello.
  */
 export function openLive(token, { onTable, onState, version }) {
-  let ws = null;
-  let attempt = 0;
-  let retryTimer = 0;
-  let pingTimer = 0;
-  let stopped = false;
-
-  function schedule(delay) {
-    clearTimeout(retryTimer);
-    retryTimer = setTimeout(connect, delay);
-  }
-
-  function backoff() {
-    const base = Math.min(MAX_DELAY, FIRST_DELAY * 2 ** attempt);
-    attempt += 1;
-    return base / 2 + Math.random() * (base / 2);
-  }
-
-  async function connect() {
-    if (stopped || (ws && ws.readyState <= WebSocket.OPEN)) return;
-    let player;
-    try {
-      player = await ensurePlayer();
-    } catch {
-      onState("lost");
-      schedule(backoff());
-      return;
-    }
-    const socket = new WebSocket(onlineApi.liveUrl(token));
-    ws = socket;
-    socket.addEventListener("open", () => {
-      socket.send(JSON.stringify({ type: "hello", player, version: version() }));
-      clearInterval(pingTimer);
-      pingTimer = setInterval(() => {
-        if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
-      }, PING_EVERY);
-    });
-    socket.addEventListener("message", (ev) => {
-      let msg;
-      try {
-        msg = JSON.parse(ev.data);
-      } catch {
-        return;
-      }
-      if (msg.type === "table") {
-        if (attempt) onState("open");
-        attempt = 0;
-        onTable(msg.table, msg.table.events || []);
-      }
-    });
-    socket.addEventListener("close", (ev) => {
-      clearInterval(pingTimer);
-      if (ws === socket) ws = null;
-      if (stopped) return;
-      if (ev.code === 4404) {
-        onState("gone");
-        return;
-      }
-      if (ev.code === 4401 && ev.reason === "revoked") {
-        // This device was signed out of its record (docs/devices.md): the dialog, no retry.
-        onState("revoked");
-        noteRevoked();
-        return;
-      }
-      if (ev.code === 4401) {
-        // An unknown player id (a server that forgot it): any API call replaces it.
-        onlineApi
-          .get(token)
-          .catch(() => null)
-          .finally(() => schedule(backoff()));
-        return;
-      }
-      if (ev.code === 4409) {
-        onState("crowded");
-        schedule(CROWDED_DELAY);
-        return;
-      }
-      onState("lost");
-      schedule(backoff());
-    });
-  }
+  // The channel: its socket, how many tries since the last table, its timers, and whether
+  // the page stopped it.
+  const ch = { token, onTable, onState, version, ws: null, attempt: 0, retryTimer: 0, pingTimer: 0, stopped: false };
 
   function now() {
-    if (stopped) return;
-    if (!ws) {
-      attempt = Math.min(attempt, 1);
-      schedule(0);
+    if (ch.stopped) return;
+    if (!ch.ws) {
+      ch.attempt = Math.min(ch.attempt, 1);
+      schedule(ch, 0);
     }
   }
 
@@ -114,14 +38,93 @@ export function openLive(token, { onTable, onState, version }) {
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) now();
   });
-  connect();
+  connect(ch);
 
   return {
     stop() {
-      stopped = true;
-      clearTimeout(retryTimer);
-      clearInterval(pingTimer);
-      if (ws) ws.close(1000);
+      ch.stopped = true;
+      clearTimeout(ch.retryTimer);
+      clearInterval(ch.pingTimer);
+      if (ch.ws) ch.ws.close(1000);
     },
   };
+}
+
+function schedule(ch, delay) {
+  clearTimeout(ch.retryTimer);
+  ch.retryTimer = setTimeout(() => connect(ch), delay);
+}
+
+function backoff(ch) {
+  const base = Math.min(MAX_DELAY, FIRST_DELAY * 2 ** ch.attempt);
+  ch.attempt += 1;
+  return base / 2 + Math.random() * (base / 2);
+}
+
+async function connect(ch) {
+  if (ch.stopped || (ch.ws && ch.ws.readyState <= WebSocket.OPEN)) return;
+  let player;
+  try {
+    player = await ensurePlayer();
+  } catch {
+    ch.onState("lost");
+    schedule(ch, backoff(ch));
+    return;
+  }
+  const socket = new WebSocket(onlineApi.liveUrl(ch.token));
+  ch.ws = socket;
+  socket.addEventListener("open", () => {
+    socket.send(JSON.stringify({ type: "hello", player, version: ch.version() }));
+    clearInterval(ch.pingTimer);
+    ch.pingTimer = setInterval(() => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+    }, PING_EVERY);
+  });
+  socket.addEventListener("message", (ev) => received(ch, ev));
+  socket.addEventListener("close", (ev) => closed(ch, socket, ev));
+}
+
+function received(ch, ev) {
+  let msg;
+  try {
+    msg = JSON.parse(ev.data);
+  } catch {
+    return;
+  }
+  if (msg.type === "table") {
+    if (ch.attempt) ch.onState("open");
+    ch.attempt = 0;
+    ch.onTable(msg.table, msg.table.events || []);
+  }
+}
+
+function closed(ch, socket, ev) {
+  clearInterval(ch.pingTimer);
+  if (ch.ws === socket) ch.ws = null;
+  if (ch.stopped) return;
+  if (ev.code === 4404) {
+    ch.onState("gone");
+    return;
+  }
+  if (ev.code === 4401 && ev.reason === "revoked") {
+    // This device was signed out of its record (docs/devices.md): the dialog, no retry.
+    ch.onState("revoked");
+    noteRevoked();
+    return;
+  }
+  if (ev.code === 4401) {
+    // An unknown player id (a server that forgot it): any API call replaces it.
+    onlineApi
+      .get(ch.token)
+      .catch(() => null)
+      .finally(() => schedule(ch, backoff(ch)));
+    return;
+  }
+  if (ev.code === 4409) {
+    ch.onState("crowded");
+    schedule(ch, CROWDED_DELAY);
+    return;
+  }
+  ch.onState("lost");
+  schedule(ch, backoff(ch));
 }

@@ -1,27 +1,23 @@
 /**
  * The Poker Squares screen: choose table and target, deal, place, hint, undo, pause, the end
  * of the deal, best scores and replay. It renders the server's view and sends moves; the
- * server decides legality and computes hints (docs/api.md).
+ * server decides legality and computes hints (docs/api.md). The board is board.js, the parts
+ * around it draw.js, the end of the deal end.js, the requests api.js.
  */
 
 import "../shell/boot.js";
 import { api, hasPlayer } from "../core/api.js";
-import { cardFaceSvg, cardName } from "../core/cards.js";
+import { cardName } from "../core/cards.js";
 import { announce, errorRouter, onShortcuts, showError } from "../core/feedback.js";
 import { addBundle, t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
 import { playSound } from "../core/sound.js";
-import {
-  askBeforeAssist,
-  countedAttempt,
-  dailyName,
-  rememberCounted,
-  renderCountedLine,
-  replacingAsked,
-} from "../daily/attempt.js";
+import { askBeforeAssist, rememberCounted, renderCountedLine, replacingAsked } from "../daily/attempt.js";
 import { addDailyButton, addDailyEndLink } from "../daily/links.js";
+import { psApi } from "./api.js";
 import { createBoard, formatEstimate, lineName } from "./board.js";
-import { bestScoresTable, renderEnd, targetResult } from "./end.js";
+import { renderCaption, renderControls, renderLegend, renderSetup, renderStatus } from "./draw.js";
+import { renderEnd, targetResult } from "./end.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,77 +35,7 @@ const state = {
 
 let board;
 
-// --- drawing -------------------------------------------------------------------------------
-
-function renderStatus(view) {
-  const current = $("current-card");
-  if (view.card) {
-    if (current.dataset.card !== view.card) current.innerHTML = cardFaceSvg(view.card);
-    current.dataset.card = view.card;
-    current.setAttribute("aria-label", t("ps.current_card_name", { card: cardName(view.card) }));
-  } else {
-    current.innerHTML = "";
-    delete current.dataset.card;
-    current.setAttribute("aria-label", t("ps.no_card"));
-  }
-  current.classList.toggle("none", !view.card);
-  // The current card is one of the cards left: the stock beside it holds the ones after it.
-  const toCome = view.card ? view.cards_left - 1 : 0;
-  $("current-label").textContent = t("ps.card_of", { n: view.placed + 1, total: view.placed + view.cards_left });
-  $("cards-left").textContent = String(toCome);
-  $("deck").setAttribute("aria-label", t("ps.to_come_name", { n: toCome }));
-  $("fact-table").textContent = t(`ps.table.${view.table}`);
-  $("fact-target").textContent = t("ps.target_value", {
-    level: t(`ps.target.${view.target.level}`),
-    points: view.target.points,
-  });
-  $("fact-total").textContent = String(view.total);
-  $("practice-marker").hidden = !view.practice;
-  $("replay-marker").hidden = !view.replay;
-  $("practice-note").hidden = !view.practice || view.is_over;
-}
-
-function renderCaption(view) {
-  const caption = $("line-caption");
-  const line = state.highlight;
-  if (line === null) {
-    caption.textContent = "";
-    return;
-  }
-  const points = view.line_scores[line];
-  caption.textContent =
-    points === null
-      ? t("ps.caption_incomplete", { line: lineName(line) })
-      : t("ps.caption_line", {
-          line: lineName(line),
-          hand: t(`hand.${view.line_hands[line]}`),
-          n: points,
-        });
-}
-
-/** The legend of the hint marks, shown while the estimates are: the sample number is the
- * hinted cell's own estimate. */
-function renderLegend() {
-  const legend = $("hint-legend");
-  const hint = state.hint;
-  const estimate = hint && state.estimates ? state.estimates.get(`${hint.row},${hint.col}`) : undefined;
-  const equal = hint && state.equalCells !== null ? state.equalCells : null;
-  legend.hidden = estimate === undefined && equal === null;
-  $("legend-est").parentElement.hidden = equal !== null;
-  $("legend-equal").hidden = equal === null;
-  $("legend-equal").textContent = equal === null ? "" : t("ps.equal_cells", { est: equal });
-  $("legend-est").textContent = estimate === undefined ? "" : formatEstimate(estimate);
-}
-
-function renderControls(view) {
-  const playing = !view.is_over;
-  $("hint-btn").disabled = !playing || state.paused;
-  $("undo-btn").disabled = !view.can_undo || state.paused;
-  $("pause-btn").disabled = !playing;
-  $("pause-btn").setAttribute("aria-pressed", String(state.paused));
-  $("pause-label").textContent = t(state.paused ? "ps.resume" : "ps.pause");
-  $("pause-overlay").hidden = !state.paused;
-}
+// --- drawing (the parts around the board: draw.js) ------------------------------------------
 
 function render() {
   const game = state.game;
@@ -123,9 +49,9 @@ function render() {
   });
   renderStatus(view);
   renderCountedLine($("play"), game);
-  renderCaption(view);
-  renderLegend();
-  renderControls(view);
+  renderCaption(view, state.highlight);
+  renderLegend(state);
+  renderControls(view, state.paused);
   const end = $("end");
   end.hidden = !view.is_over;
   $("play").classList.toggle("over", view.is_over);
@@ -144,45 +70,13 @@ function render() {
   }
 }
 
-function renderSetup() {
-  const box = $("continue-box");
-  const game = state.game;
-  const unfinished = game && !game.view.is_over;
-  box.hidden = !unfinished;
-  $("new-note").hidden = !unfinished;
-  if (unfinished) {
-    $("continue-text").textContent = t("ps.continue_text", {
-      placed: game.view.placed,
-      table: t(`ps.table.${game.view.table}`),
-      total: game.view.total,
-    });
-  }
-  // Today's counted daily attempt says so, and that a new deal asks before replacing it.
-  const daily = unfinished ? countedAttempt(game) : null;
-  const title = box.querySelector("h2");
-  delete title.dataset.i18n;
-  title.textContent = daily ? t("daily.continue_title", { name: dailyName(daily) }) : t("ps.continue_title");
-  $("new-note").textContent = t(daily ? "daily.continue_note" : "ps.new_note");
-  delete $("new-note").dataset.i18n;
-  const best = $("best-setup");
-  const table = bestScoresTable(state.scores);
-  const anyScore =
-    state.scores && Object.values(state.scores).some((s) => s && (s.best !== null || s.best_practice !== null));
-  best.hidden = !anyScore;
-  if (anyScore) {
-    const h = document.createElement("h2");
-    h.textContent = t("ps.best_title");
-    best.replaceChildren(h, table);
-  }
-}
-
 // --- screens -------------------------------------------------------------------------------
 
 function showSetup() {
   state.screen = "setup";
   $("play").hidden = true;
   $("setup").hidden = false;
-  renderSetup();
+  renderSetup(state);
   const game = state.game;
   if (game) {
     for (const name of ["table", "target"]) {
@@ -245,7 +139,7 @@ const run = serialRunner(state, (err) => handleError(err));
 async function refresh() {
   if (!state.game) return;
   try {
-    adopt(await api.getPokerSquares(state.game.id));
+    adopt(await psApi.get(state.game.id));
     render();
   } catch (err) {
     if (err.code !== "illegal_move") handleError(err);
@@ -254,7 +148,7 @@ async function refresh() {
 
 async function loadScores() {
   try {
-    state.scores = await api.pokerSquaresScores();
+    state.scores = await psApi.scores();
   } catch {
     state.scores = null;
   }
@@ -264,7 +158,7 @@ function deal(table, target, replayOf = null) {
   performance.mark("ps-deal-pressed");
   return run(async () => {
     // Today's counted daily attempt is replaced only once the player says so.
-    const game = await replacingAsked((replace) => api.newPokerSquares(table, target, replayOf, replace));
+    const game = await replacingAsked((replace) => psApi.create(table, target, replayOf, replace));
     if (!game) return;
     showError(null);
     adopt(game);
@@ -293,7 +187,7 @@ function place(row, col) {
   }
   const card = game.view.card;
   run(async () => {
-    const next = await api.place(game, row, col);
+    const next = await psApi.place(game, row, col);
     showError(null);
     adopt(next);
     if (next.view.is_over) await loadScores();
@@ -337,7 +231,7 @@ async function undo(byKey = false) {
   const [row, col] = game.view.last_placed;
   const card = game.view.grid[row][col];
   run(async () => {
-    adopt(await api.undo(game));
+    adopt(await psApi.undo(game));
     showError(null);
     render();
     board.setCursor(row, col, board.contains(document.activeElement));
@@ -353,7 +247,7 @@ async function hint(byKey = false) {
   // The daily's counted attempt asks first, and H on any unassisted deal: it makes it practice.
   if (!(await askBeforeAssist(game, "hint", byKey)) || state.game !== game) return;
   run(async () => {
-    const answer = await api.hint(game);
+    const answer = await psApi.hint(game);
     showError(null);
     adopt(answer.game);
     state.hint = answer.hint;
@@ -429,7 +323,7 @@ function wire() {
   for (let col = 0; col < 5; col++) keys[String(col + 1)] = () => jumpToColumn(col);
   // No game keys while a dialog (settings, the daily's question) is open.
   onShortcuts(() => state.screen === "play" && !document.querySelector("dialog[open]"), keys);
-  onLanguageChange(() => (state.screen === "play" ? render() : renderSetup()));
+  onLanguageChange(() => (state.screen === "play" ? render() : renderSetup(state)));
 }
 
 async function start() {
@@ -439,7 +333,7 @@ async function start() {
   addDailyButton($("deal-btn"));
   if (hasPlayer()) {
     try {
-      const [saved, scores] = await Promise.all([api.continueGames(), api.pokerSquaresScores()]);
+      const [saved, scores] = await Promise.all([api.continueGames(), psApi.scores()]);
       state.scores = scores;
       if (saved.poker_squares) adopt(saved.poker_squares);
       rememberCounted(saved.poker_squares_counted);

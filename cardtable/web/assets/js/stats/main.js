@@ -8,13 +8,14 @@
  */
 
 import "../shell/boot.js";
-import { api, kcApi } from "../core/api.js";
 import { drawHistogram } from "../core/charts.js";
 import { verifyHref } from "../core/fairness.js";
 import { announce, errorRouter, showError } from "../core/feedback.js";
 import { addBundle, currentLanguage, t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
 import { dailyApi } from "../daily/api.js";
+import { kcApi } from "../kings-corner/api.js";
+import { psApi } from "../poker-squares/api.js";
 
 const $ = (id) => document.getElementById(id);
 const HANDS = [
@@ -156,7 +157,7 @@ function when(iso) {
 
 function replay(item) {
   run(async () => {
-    await api.newPokerSquares(item.variant, item.target || "normal", item.id);
+    await psApi.create(item.variant, item.target || "normal", item.id);
     window.location.href = "poker-squares.html";
   });
 }
@@ -164,7 +165,7 @@ function replay(item) {
 /** Opens the verify page with the game's revealed values, or says why it cannot yet. */
 function verify(item, button) {
   run(async () => {
-    const game = item.game === "poker-squares" ? await api.getPokerSquares(item.id) : await kcApi.get(item.id);
+    const game = item.game === "poker-squares" ? await psApi.get(item.id) : await kcApi.get(item.id);
     const href = verifyHref({ game: item.game, ...game.view });
     if (href) {
       window.location.href = href;
