@@ -553,11 +553,14 @@ def test_a_new_deal_asks_before_replacing_todays_daily(
     check_screen(page, f"daily replace question ({tag})", phone=phone)
     page.locator("#daily-ask-keep").click()
     expect(dialog).to_be_hidden()
-    expect(page.locator("#setup")).to_be_visible()
-    expect(page.locator("#deal-btn")).to_be_focused()
+    # "Keep the daily" goes back to it, where the player left off.
+    expect(page.locator("#play")).to_be_visible()
+    expect(page.locator("#daily-counted")).to_be_visible()
+    wait_placed(page, 1)
     assert current() == attempt["id"] and status() == "open"
 
     # Saying yes deals the new deal; the attempt is then lost, and the server says so.
+    page.locator("#new-deal-btn").click()
     page.locator("#deal-btn").click()
     page.locator("#daily-ask-yes").click()
     wait_placed(page, 0)

@@ -228,7 +228,10 @@ def test_leaving_and_coming_back(device: Device, online_url: str) -> None:
     # The host's options for the seat open from its state line, in a dialog: the seat does
     # not grow a row of buttons that pushes the other seats and the board down.
     options = host.locator("#seat-options-1")
-    expect(options).to_have_attribute("aria-label", re.compile(r"^away: computer playing"))
+    # Its name is its content (the countdown stays current): the state, then whose seat.
+    expect(options).to_have_accessible_name(
+        re.compile(r"^away: computer playing\s*: options for Dee's seat")
+    )
     board_after = host.locator("#board-wrap").bounding_box()
     assert board_before and board_after
     assert board_after["y"] - board_before["y"] <= 30, (board_before, board_after)

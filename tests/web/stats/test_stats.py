@@ -218,3 +218,6 @@ def test_export_then_delete_from_the_settings_dialog(
     # The page starts again with a new player: nothing played.
     expect(page.locator("#history-empty")).to_be_visible()
     expect(page.locator("#history li")).to_have_count(0)
+    # Nothing played: one line for Kings Corner, not a table of zeros.
+    expect(page.locator("#kc-stats")).to_have_text("No Kings Corner matches yet.")
+    expect(page.locator("#kc-table")).to_have_count(0)

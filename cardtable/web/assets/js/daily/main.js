@@ -253,7 +253,9 @@ function renderFairness(data) {
 
 /** The introduction, with the next deal's time in the player's own time zone. */
 function renderIntro() {
-  $("daily-intro").textContent = t("daily.intro", { time: localResetTime() });
+  // On UTC already, the local time is the UTC one: said once.
+  const utc = new Date().getTimezoneOffset() === 0;
+  $("daily-intro").textContent = utc ? t("daily.intro_utc") : t("daily.intro", { time: localResetTime() });
 }
 
 function render() {

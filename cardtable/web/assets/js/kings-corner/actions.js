@@ -71,9 +71,10 @@ export function endTurn() {
     playSound("undo");
     const parts = endTurnParts(next, seat);
     if (state.waitNext) parts.push(t("kc.press_next"));
-    else if (next.phase === "computer") parts.push(turnText(next));
-    else parts.push(...afterText(next));
-    say(sentences(parts));
+    else if (next.phase !== "computer") parts.push(...afterText(next));
+    // The line under the table says whose turn it is; a listener hears the computer's whole
+    // turn next, so "Computer 2 is playing…" is shown, not said.
+    say(sentences(next.phase === "computer" && !state.waitNext ? [...parts, turnText(next)] : parts));
     // In order: the computers' turns that follow are queued after it, not said over it.
     announceInOrder(sentences(parts));
     if (state.waitNext) $("next-btn").focus();

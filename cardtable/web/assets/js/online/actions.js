@@ -260,8 +260,7 @@ export function hostSeatTools(li, seat, game) {
     const label = t("kco.remove_seat_label", { who });
     actions.push({ id: "remove-seat", text: t("kco.remove_seat"), label, title: label, run: () => removeSeat(seat) });
   }
-  const state = li.querySelector(".conn")?.textContent || "";
-  addSeatOptions(li, seat, { who, state, actions });
+  addSeatOptions(li, seat, { who, actions });
 }
 
 /** The host's actions on an absent seat (online/api.js): `standIn` (the computer plays now)

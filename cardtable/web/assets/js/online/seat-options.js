@@ -42,7 +42,11 @@ function build() {
 
 function fill(seat, options) {
   dialog.querySelector("#seat-options-title").textContent = t("kon.options_title", { who: options.who });
-  dialog.querySelector("#seat-options-state").textContent = options.state;
+  // The seat's own state line, countdown and all (`tickCountdowns` rewrites every
+  // `[data-deadline]` of the page, this copy included).
+  const line = options.line.cloneNode(true);
+  line.removeAttribute("id");
+  dialog.querySelector("#seat-options-state").replaceChildren(line);
   dialog.querySelector("#seat-options-close").textContent = t("kon.options_close");
   const buttons = options.actions.map((a) => {
     const b = document.createElement("button");
@@ -63,8 +67,8 @@ function fill(seat, options) {
 
 /**
  * On the host's page, makes the state line of `li` (the seat's `.conn`) the button that opens
- * the options for `seat`. `options`: `who` (the seat's name), `state` (the line's text) and
- * `actions` ({id, text, label, title?, run}, in order). An open dialog for that seat is
+ * the options for `seat`. `options`: `who` (the seat's name) and `actions` ({id, text,
+ * label, title?, run}, in order). An open dialog for that seat is
  * refilled, so it never offers what no longer applies.
  */
 export function addSeatOptions(li, seat, options) {
@@ -75,18 +79,23 @@ export function addSeatOptions(li, seat, options) {
   b.id = `seat-options-${seat}`;
   b.className = "seat-options-btn";
   b.setAttribute("aria-haspopup", "dialog");
-  b.setAttribute("aria-label", t("kon.options_label", { state: options.state, who: options.who }));
   conn.replaceWith(b);
-  b.append(conn, Object.assign(document.createElement("span"), { className: "seat-options-more", textContent: "›" }));
-  b.querySelector(".seat-options-more").setAttribute("aria-hidden", "true");
+  // Its name is its content, so a countdown in it stays current: the state, then whose seat.
+  const whose = Object.assign(document.createElement("span"), {
+    className: "visually-hidden",
+    textContent: t("kon.options_for", { who: options.who }),
+  });
+  const more = Object.assign(document.createElement("span"), { className: "seat-options-more", textContent: "›" });
+  more.setAttribute("aria-hidden", "true");
+  b.append(conn, whose, more);
   b.addEventListener("click", () => {
     dialog ??= build();
-    fill(seat, options);
+    fill(seat, { ...options, line: conn });
     openSeat = seat;
     dialog.showModal();
     dialog.querySelector(".seat-tool")?.focus();
   });
-  if (dialog?.open && openSeat === seat) fill(seat, options);
+  if (dialog?.open && openSeat === seat) fill(seat, { ...options, line: conn });
 }
 
 /** Closes the options when their seat no longer has any (the person is back, the match over). */

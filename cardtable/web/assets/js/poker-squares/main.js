@@ -159,7 +159,14 @@ function deal(table, target, replayOf = null) {
   return run(async () => {
     // Today's counted daily attempt is replaced only once the player says so.
     const game = await replacingAsked((replace) => psApi.create(table, target, replayOf, replace));
-    if (!game) return;
+    if (!game) {
+      // "Keep the daily": back to it, where the player left off.
+      if (state.game && !state.game.view.is_over) {
+        showPlay();
+        board.focus();
+      }
+      return;
+    }
     showError(null);
     adopt(game);
     showPlay();

@@ -14,6 +14,7 @@ import { announce, errorRouter, showError } from "../core/feedback.js";
 import { addBundle, currentLanguage, t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
 import { dailyApi } from "../daily/api.js";
+import { replacingAsked } from "../daily/attempt.js";
 import { kcApi } from "../kings-corner/api.js";
 import { psApi } from "../poker-squares/api.js";
 
@@ -148,7 +149,9 @@ function renderKingsCorner(stats) {
   }
   const wrap = el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("stats.kc_caption") });
   wrap.append(table(t("stats.kc_caption"), head, rows, "kc-table"));
-  $("kc-stats").replaceChildren(wrap);
+  // Never played: one line, not a table of zeros.
+  if (!kc.all.matches) $("kc-stats").replaceChildren(el("p", { class: "note" }, t("stats.no_matches")));
+  else $("kc-stats").replaceChildren(wrap);
 }
 
 function when(iso) {
@@ -157,7 +160,11 @@ function when(iso) {
 
 function replay(item) {
   run(async () => {
-    await psApi.create(item.variant, item.target || "normal", item.id);
+    // A replay replaces an unfinished deal: today's counted daily is asked about first.
+    const game = await replacingAsked((replace) =>
+      psApi.create(item.variant, item.target || "normal", item.id, replace),
+    );
+    if (!game) return;
     window.location.href = "poker-squares.html";
   });
 }
@@ -228,6 +235,7 @@ function render() {
 }
 
 addBundle("stats");
+addBundle("daily"); // the question before a replay replaces today's counted daily
 await initPage();
 onLanguageChange(render);
 await run(async () => {
