@@ -13,6 +13,7 @@
  * "Keep today's daily" (or Esc) leaves the attempt counted.
  */
 
+import { dialogButton, questionDialog } from "../core/dialog.js";
 import { applyTranslations, currentLanguage, t } from "../core/i18n.js";
 import { getSetting, setSetting, storageGet, storageSet } from "../core/settings.js";
 import { DAILY_GAME_KEY } from "./api.js";
@@ -98,22 +99,9 @@ export function renderCountedLine(play, game) {
 let dialog = null;
 
 function build() {
-  const d = document.createElement("dialog");
-  d.id = "daily-ask";
-  d.className = "daily-ask";
-  d.setAttribute("aria-labelledby", "daily-ask-title");
-  d.setAttribute("aria-describedby", "daily-ask-text");
-  const title = document.createElement("h2");
-  title.id = "daily-ask-title";
-  const text = document.createElement("p");
-  text.id = "daily-ask-text";
-  const keep = document.createElement("button");
-  keep.type = "button";
-  keep.id = "daily-ask-keep";
-  keep.className = "primary";
-  const yes = document.createElement("button");
-  yes.type = "button";
-  yes.id = "daily-ask-yes";
+  const { dialog: d } = questionDialog("daily-ask");
+  const keep = dialogButton("daily-ask-keep", "primary");
+  const yes = dialogButton("daily-ask-yes");
   const actions = document.createElement("p");
   actions.className = "daily-ask-actions";
   actions.append(keep, yes);
@@ -126,7 +114,7 @@ function build() {
   const label = document.createElement("label");
   label.htmlFor = "daily-ask-quiet";
   quiet.append(box, " ", label);
-  d.append(title, text, quiet, actions);
+  d.append(quiet, actions);
   keep.addEventListener("click", () => d.close("keep"));
   yes.addEventListener("click", () => d.close("yes"));
   document.body.append(d);

@@ -7,32 +7,23 @@
  * A person's display name only ever reaches the page as text.
  */
 
+import { dialogButton, questionDialog } from "../core/dialog.js";
 import { t } from "../core/i18n.js";
 
 let dialog = null;
 let openSeat = null;
 
 function build() {
-  const d = document.createElement("dialog");
-  d.id = "seat-options";
-  d.className = "seat-options";
-  d.setAttribute("aria-labelledby", "seat-options-title");
-  d.setAttribute("aria-describedby", "seat-options-state");
-  const title = document.createElement("h2");
-  title.id = "seat-options-title";
-  const state = document.createElement("p");
-  state.id = "seat-options-state";
+  const { dialog: d } = questionDialog("seat-options");
   const actions = document.createElement("p");
   actions.id = "seat-options-actions";
   actions.className = "seat-options-actions";
-  const close = document.createElement("button");
-  close.type = "button";
-  close.id = "seat-options-close";
+  const close = dialogButton("seat-options-close");
   close.addEventListener("click", () => d.close());
   const foot = document.createElement("p");
   foot.className = "seat-options-foot";
   foot.append(close);
-  d.append(title, state, actions, foot);
+  d.append(actions, foot);
   d.addEventListener("close", () => {
     openSeat = null;
   });
@@ -46,7 +37,7 @@ function fill(seat, options) {
   // `[data-deadline]` of the page, this copy included).
   const line = options.line.cloneNode(true);
   line.removeAttribute("id");
-  dialog.querySelector("#seat-options-state").replaceChildren(line);
+  dialog.querySelector("#seat-options-text").replaceChildren(line);
   dialog.querySelector("#seat-options-close").textContent = t("kon.options_close");
   const buttons = options.actions.map((a) => {
     const b = document.createElement("button");
