@@ -28,7 +28,7 @@ from cardtable.server.devices import players
 from cardtable.server.devices import routes as routes_devices
 from cardtable.server.games import routes as routes_games
 from cardtable.server.online import routes as online_routes
-from cardtable.server.online.service import Online
+from cardtable.server.online.tables import OnlineTables
 from cardtable.server.review import routes as routes_review
 from cardtable.server.stats import routes as routes_stats
 
@@ -36,7 +36,7 @@ from cardtable.server.stats import routes as routes_stats
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = Settings() if settings is None else settings
     runtime = Runtime(settings)
-    online = Online(runtime)
+    online = OnlineTables(runtime)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -10,8 +10,8 @@ import pytest
 from cardtable import fairness
 from cardtable import kings_corner as kc
 from cardtable.cli.main import main
-from cardtable.server.online.model import Config, Room
 from cardtable.server.online.render import device_view
+from cardtable.server.online.room import Config, Room
 
 SEED = bytes(range(32)).hex()
 SALT = bytes(range(16)).hex()

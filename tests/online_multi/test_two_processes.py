@@ -16,7 +16,7 @@ import pytest
 
 from cardtable.server.core.store.postgres import PostgresStore
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.model import Room
+from cardtable.server.online.room import Room
 from cardtable.server.online.store import OnlineStore
 from tests.server.online.helpers import JSON, Device, Live
 

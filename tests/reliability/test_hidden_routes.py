@@ -37,7 +37,7 @@ from cardtable.server.daily.store import DailyStore
 from cardtable.server.devices.players import player_key
 from cardtable.server.games.kc_table import Table
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.model import Room
+from cardtable.server.online.room import Room
 from tests.server.helpers import Api
 
 BASE = "/api/kings-corner/online"

@@ -42,7 +42,7 @@ from cardtable.server.core.admission import spare_slot
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.core.ratelimit import TokenBuckets
 from cardtable.server.core.store import StaleVersion
-from cardtable.server.online.model import Room
+from cardtable.server.online.room import Room
 from cardtable.server.online.store import Due, OnlineStore, RoomRecord
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ SLOT_RETRY = 0.05
 
 
 class Tables(Protocol):
-    """What the driver needs of `service.Online`."""
+    """What the driver needs of `tables.OnlineTables`."""
 
     @property
     def settings(self) -> OnlineSettings: ...

@@ -1,7 +1,7 @@
-"""`Hub`: wakes this process's live connections when a table they watch changes; `Guard`:
-checks their credentials (a device signed out or deleted stops receiving at once);
-`Sockets`: counts them against the caps per address, device and table, and while they wait
-for their hello (docs/online.md "Live channel limits").
+"""`Hub`: wakes this process's live connections when a table they watch changes;
+`CredentialGuard`: checks their credentials (a device signed out or deleted stops receiving at
+once); `Sockets`: counts them against the caps per address, device and table, and while they
+wait for their hello (docs/online.md "Live channel limits").
 
 A table's row in the store is the truth; the hub only says "look again". It is told about a
 change three ways, each enough on its own to deliver it (docs/online.md):
@@ -15,9 +15,9 @@ A watcher keeps the last version it has sent; being woken with a version it has 
 is harmless (it loads the table, sees nothing new, and sends nothing).
 
 The guard (docs/online.md "Signed out while connected") reads credentials from the store, never
-from memory: before every push, and in a sweep every `Guard.every` seconds over every open
-connection of the process. Checks are batched: one query (per 500 credentials) answers every
-check asked while no query was running, and a check is only ever answered by a query that
+from memory: before every push, and in a sweep every `CredentialGuard.every` seconds over every
+open connection of the process. Checks are batched: one query (per 500 credentials) answers
+every check asked while no query was running, and a check is only ever answered by a query that
 began after it was asked, so a push that follows a sign-out always sees it.
 """
 
@@ -142,7 +142,7 @@ Refused = Callable[[str], None]
 """Told a connection's credential is no longer "ok" (with its standing)."""
 
 
-class Guard:
+class CredentialGuard:
     """The credentials of this process's open live connections, checked in the store."""
 
     def __init__(self, standing: Standing, every: float = 0.5) -> None:

@@ -40,9 +40,9 @@ from cardtable.server.core.metrics import LIVE_CLOSED
 from cardtable.server.core.ratelimit import request_key, spend
 from cardtable.server.core.serving import EVICT
 from cardtable.server.devices.public import PLAYER_ID, authenticate, now_of
-from cardtable.server.online import codes
+from cardtable.server.online import codes, service
 from cardtable.server.online.hub import Full, Slot
-from cardtable.server.online.service import Online, load_room
+from cardtable.server.online.tables import OnlineTables, load_room
 
 log = logging.getLogger("cardtable.server.online")
 router = APIRouter()
@@ -138,7 +138,7 @@ def _hello(text: str) -> tuple[str, int | None] | None:
 class Connection:
     """One open live connection: sends are serialised; the last version sent is kept."""
 
-    def __init__(self, ws: WebSocket, online: Online, token: str, slot: Slot) -> None:
+    def __init__(self, ws: WebSocket, online: OnlineTables, token: str, slot: Slot) -> None:
         self.ws = ws
         self.slot = slot
         self.online = online
@@ -244,9 +244,9 @@ class Connection:
     async def push(self, since: int | None) -> None:
         """Send the table if it is newer than what this device has, and the device is still
         signed in. The table is the version this process was woken for, read and decoded
-        once for all its connections (`Online.newest`), and rendered once for every device
-        with the same seats (`Online.views`); with nothing heard yet (the first push), the
-        store is read."""
+        once for all its connections (`OnlineTables.newest`), and rendered once for every
+        device with the same seats (`service.rendered`); with nothing heard yet (the first
+        push), the store is read."""
         online = self.online
         record = await online.newest(self.key, online.hub.heard(self.key))
         if record is None:
@@ -257,9 +257,7 @@ class Connection:
         if bool(room.seats_of(self.player)) != self.seated:
             # The device took a seat (join) or lost it (the host gave it to a computer).
             await run_in_threadpool(_reseat, online, self, not self.seated)
-        rendered = online.views.get(
-            room, self.player, token=self.token, code=record.code, since=since
-        )
+        rendered = service.rendered(online, record, self.player, self.token, since=since)
         # Read after the table: a sign-out saved before this change was made is seen here.
         await self.check()
         async with self._lock:
@@ -291,7 +289,7 @@ class Connection:
 
 @router.websocket("/{token}/live")
 async def live(ws: WebSocket, token: str) -> None:
-    online: Online = ws.app.state.online
+    online: OnlineTables = ws.app.state.online
     if not same_site(ws, online.settings.live_origins):
         # Before the upgrade: uvicorn answers HTTP 403 and nothing more is read.
         await ws.close()
@@ -305,7 +303,7 @@ async def live(ws: WebSocket, token: str) -> None:
         online.sockets.close(slot)
 
 
-async def _serve(ws: WebSocket, online: Online, token: str, slot: Slot) -> None:
+async def _serve(ws: WebSocket, online: OnlineTables, token: str, slot: Slot) -> None:
     await ws.accept()
     conn = Connection(ws, online, token, slot) if slot.table is not None else None
     present = False
@@ -313,7 +311,7 @@ async def _serve(ws: WebSocket, online: Online, token: str, slot: Slot) -> None:
         if conn is None:
             raise _Closed(NO_TABLE, "no such table")
         version = await conn.hello()
-        record = await run_in_threadpool(online.store.load, conn.key)
+        record = await run_in_threadpool(service.load, online, conn.key)
         if record is None:
             raise _Closed(NO_TABLE, "no such table")
         room = load_room(record)
@@ -370,42 +368,19 @@ async def _serve(ws: WebSocket, online: Online, token: str, slot: Slot) -> None:
             await ws.close(1011, "internal")
     finally:
         if present and conn is not None:
-            await run_in_threadpool(_depart, online, conn)
+            await run_in_threadpool(
+                service.depart, online, conn.id, conn.key, conn.player, seated=conn.seated
+            )
 
 
-def _arrive(online: Online, conn: Connection) -> None:
-    now = time.time()
-    store = online.store
-    store.present(
-        conn.id, conn.key, conn.player, seated=conn.seated, process=online.process, at=now
-    )
-    online.live.add(conn.id)
-    if conn.seated:
-        online.change(conn.key, lambda room: room.connected(conn.player, now))
-        return
-    count = store.spectators(conn.key, online.fresh_after(now))
-    if count > online.settings.max_spectators:
-        online.live.discard(conn.id)
-        store.absent(conn.id)
+def _arrive(online: OnlineTables, conn: Connection) -> None:
+    if not service.arrive(online, conn.id, conn.key, conn.player, seated=conn.seated):
         raise _Closed(CROWDED, "too many spectators")
-    online.change(conn.key, lambda room: room.with_spectators(count))
 
 
-def _reseat(online: Online, conn: Connection, seated: bool) -> None:
+def _reseat(online: OnlineTables, conn: Connection, seated: bool) -> None:
     now = time.time()
-    online.store.reseat(conn.id, seated=seated)
+    service.reseat(online, conn.id, seated=seated)
     conn.seated = seated
     conn.slot.seated = seated
-    if seated:
-        online.change(conn.key, lambda room: room.connected(conn.player, now))
-    count = online.store.spectators(conn.key, online.fresh_after(now))
-    online.change(conn.key, lambda room: room.with_spectators(count))
-
-
-def _depart(online: Online, conn: Connection) -> None:
-    online.live.discard(conn.id)
-    try:
-        online.store.absent(conn.id)
-        online.left(conn.key, conn.player, conn.seated, time.time())
-    except Exception:
-        log.exception("live: leaving table %s", conn.key[:8])
+    service.reseated(online, conn.key, conn.player, seated=seated, now=now)

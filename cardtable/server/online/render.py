@@ -39,8 +39,8 @@ from pydantic import BaseModel, create_model
 
 from cardtable import kings_corner as kc
 from cardtable.server.core import jsontext
-from cardtable.server.online.model import Room
-from cardtable.server.online.schema import OnlineTable
+from cardtable.server.online.models import OnlineTable
+from cardtable.server.online.room import Room
 
 VIEWS = 2048
 """Rendered views kept per process (least recently used go first): a few KiB each, so about

@@ -1,321 +1,423 @@
-"""`Online`: what one app instance runs for the online tables (started and stopped with the
-app): the hub of live connections, the guard over their credentials, the fan-out between
-processes, the fallback poll, the deadline driver, the code and join rate limits, and the one
-way a table is saved.
+"""What the online tables do (docs/online.md), for the HTTP routes (routes.py) and the live
+channel (live.py): make a table, find one by its room code, show it, change it on a request,
+deal a match, replay a finished round, and keep each live connection's presence. The
+per-process state they work with (the store, the views rendered once, the tables last saved
+or read, the driver, the rate limits) is `tables.OnlineTables`.
 
-Every change goes through `save` (compare-and-set, the fan-out's NOTIFY in the same
-transaction, then this process's watchers and driver woken) or `change` (the same, reloaded
-and retried when another change got there first: presence and deadlines, which nobody asked
-for against a version).
+Every state-changing request loads the table, checks ``version``, asks the `Room` for the
+change (a move only for the caller's own seat, host-only actions only for the host) and saves
+it with compare-and-set (`act`, over `OnlineTables.change`); the answer is the table as the
+caller's device may see it, with the events of this change. Code lookups and joins are
+rate-limited per address and per code.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
+import io
 import logging
+import re
 import secrets
-import threading
-from collections import OrderedDict
+import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from datetime import UTC, datetime
 
+import segno
 from fastapi.concurrency import run_in_threadpool
 
-from cardtable.server.core.errors import ApiError, damaged
-from cardtable.server.core.ratelimit import TokenBuckets
-from cardtable.server.core.serving import connection_budgets
+from cardtable import fairness
+from cardtable import kings_corner as kc
+from cardtable.server.core.errors import ApiError, invalid, not_found, wrong_phase
+from cardtable.server.core.online_config import OnlineSettings
+from cardtable.server.core.runtime import SITE_LOOKUPS
 from cardtable.server.core.store import StaleVersion
-from cardtable.server.devices.public import DeviceStore
-from cardtable.server.online.driver import Driver
-from cardtable.server.online.fanout import make_fanout
-from cardtable.server.online.hub import Caps, Fanout, Guard, Hub, Sockets
-from cardtable.server.online.model import Room, RoomError
-from cardtable.server.online.poll import poll
-from cardtable.server.online.render import Views
-from cardtable.server.online.store import OnlineStore, RoomRecord
-
-if TYPE_CHECKING:
-    from cardtable.server.core.runtime import Runtime
-    from cardtable.server.core.settings import Settings
+from cardtable.server.games.public import CustomRules, KCReplay, kc_replay
+from cardtable.server.games.public import records as games
+from cardtable.server.online import codes
+from cardtable.server.online.models import (
+    CodeFound,
+    Created,
+    Join,
+    NewTable,
+    OnlineReplay,
+    OnlineTable,
+)
+from cardtable.server.online.render import Rendered, device_view
+from cardtable.server.online.room import Config, Refused, Room
+from cardtable.server.online.store import RoomRecord, TooManyTables
+from cardtable.server.online.tables import OnlineTables, load_room
 
 log = logging.getLogger("cardtable.server.online")
-ATTEMPTS = 8
+STATUS = {
+    "not_host": 403,
+    "invalid_request": 422,
+    "invalid_name": 422,
+}
+"""The HTTP status of a `Refused` change, by its code (409 for any other)."""
+ORIGIN = re.compile(r"https?://(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})?")
+PAGE = "/kings-corner-online.html"
+
+Change = Callable[[Room, float], Room | None]
+"""A change asked for, given the table and the time now (None: nothing to save)."""
+Deal = Callable[[Room, str, int, float, str | None], Room]
+"""A change that deals a new match (`Room.start`, `Room.rematch`)."""
 
 
-class Online:
-    def __init__(self, runtime: Runtime) -> None:
-        self.runtime = runtime
-        self.settings = runtime.settings.online
-        self.hub = Hub()
-        self.guard = Guard(self.standing)
-        self.driver = Driver(self)
-        self.process = secrets.token_hex(8)
-        self.fanout: Fanout = make_fanout(runtime.settings)
-        s = self.settings
-        self.lookup_limit = _buckets(s.lookup_rate, s.lookup_burst)
-        self.lookups_limit = _buckets(s.lookups_rate, s.lookups_burst)
-        self.join_limit = _buckets(s.join_rate, s.join_burst)
-        self.create_limit = _buckets(s.create_rate, s.create_burst)
-        self.table_limit = _buckets(s.table_rate, s.table_burst)
-        self.qr_limit = _buckets(s.qr_rate, s.qr_burst)
-        self.live: set[str] = set()
-        """This process's open live connections (their presence rows)."""
-        self.sockets = Sockets(_caps(runtime.settings))
-        """This process's live connections against their caps (hub.py)."""
-        self._store: OnlineStore | None = None
-        self._tasks: list[asyncio.Task[None]] = []
-        self.views = Views(check=self.settings.check_views)
-        """The rendered views of this process (render.py: once per table, version, seat)."""
-        self._latest: OrderedDict[str, RoomRecord] = OrderedDict()
-        """The newest record this process saved or read, per table (at most `_LATEST`)."""
-        self._latest_lock = threading.Lock()
-        self._reading: dict[str, Reading] = {}
-        """Store reads under way for live connections, per table (`newest`)."""
-        self.reads = 0
-        """Tables read from the store for live connections (for tests and the benchmark)."""
-
-    @property
-    def store(self) -> OnlineStore:
-        base = self.runtime.store
-        if self._store is None or self._store.sql is not base:
-            self._store = OnlineStore(base)
-        return self._store
-
-    def standing(self, creds: list[str]) -> dict[str, str]:
-        """Whether each credential is still a signed-in device (for the guard)."""
-        return DeviceStore(self.runtime.store).standing(creds)
-
-    def versions(self, keys: list[str]) -> dict[str, int]:
-        """Stored versions of ``keys`` (for the fallback poll)."""
-        return self.store.versions(keys)
-
-    # -- lifecycle -----------------------------------------------------------------------
-    async def start(self) -> None:
-        """Start the background work: the deadline driver, the fan-out listener, the poll."""
-        self.hub.bind(asyncio.get_running_loop())
-        work = [
-            self.driver.run(),
-            self.fanout.run(self.hub),
-            poll(self.hub, self.versions, self.settings.poll_seconds),
-            self.guard.run(),
-        ]
-        self._tasks = [asyncio.create_task(w) for w in work]
-
-    async def stop(self) -> None:
-        """Stop the background work (live connections end with the server)."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks = []
-
-    # -- saving --------------------------------------------------------------------------
-    def save(self, record: RoomRecord, room: Room) -> RoomRecord:
-        """Compare-and-set ``room`` over ``record`` (`StaleVersion` when it lost)."""
-        saved = self.store.save(
-            record,
-            room.to_dict(),
-            due_at=room.due_at,
-            keep_code=room.is_open,
-            published=self.fanout.published,
-        )
-        if room.version == saved.version:
-            _decoded_as(saved, room)  # what was just stored: no need to decode it again
-        self.known(saved)
-        self.hub.changed(record.key, saved.version)
-        self.driver.wake(room.due_at)
-        return saved
-
-    # -- reading, once per table and version -----------------------------------------------
-    def known(self, record: RoomRecord) -> None:
-        """``record`` was just saved or read here: decode it now (in the caller's thread, once
-        per version, `load_room`) and keep it as its table's newest, so the pushes this change
-        wakes read neither the store nor the JSON again."""
-        try:
-            load_room(record)
-        except ApiError:
-            return  # a table that does not load is not kept (its readers meet the error)
-        with self._latest_lock:
-            old = self._latest.get(record.key)
-            if old is None or old.version < record.version:
-                self._latest[record.key] = record
-            self._latest.move_to_end(record.key)
-            if len(self._latest) > _LATEST:
-                self._latest.popitem(last=False)
-
-    def kept(self, key: str, version: int) -> RoomRecord | None:
-        """Table ``key`` as this process last saved or read it, if that is at ``version``
-        (a change made from it is still saved by compare-and-set, which refuses it when the
-        store has moved on)."""
-        with self._latest_lock:
-            record = self._latest.get(key)
-        return record if record is not None and record.version == version else None
-
-    def _read(self, key: str) -> RoomRecord | None:
-        self.reads += 1
-        record = self.store.load(key)
-        if record is not None:
-            self.known(record)
-        return record
-
-    async def newest(self, key: str, heard: int) -> RoomRecord | None:
-        """Table ``key`` at version ``heard`` or newer, for the live connections this process
-        woke for ``heard`` (`Hub.heard`; -1: none heard, read the store). Kept when this
-        process saved or read it; else read once from the store for every connection asking
-        meanwhile (a read joins another only if that one began after ``heard`` was heard, so
-        it returns at least that version). None when the table is gone."""
-        if heard >= 0:
-            with self._latest_lock:
-                record = self._latest.get(key)
-            if record is not None and record.version >= heard:
-                return record
-        pending = self._reading.get(key)
-        if pending is None or pending[0] < heard or heard < 0:
-            task = asyncio.ensure_future(run_in_threadpool(self._read, key))
-            pending = (heard, task)
-            self._reading[key] = pending
-
-            def done(task: asyncio.Future[RoomRecord | None], key: str = key,
-                     mine: Reading = pending) -> None:  # fmt: skip
-                if self._reading.get(key) is mine:
-                    del self._reading[key]
-                if not task.cancelled():
-                    task.exception()  # read: its readers were told, or have all gone
-
-            task.add_done_callback(done)
-        return await asyncio.shield(pending[1])
-
-    def change(
-        self, key: str, change: Callable[[Room], Room | None]
-    ) -> tuple[RoomRecord, Room] | None:
-        """Apply ``change`` to the stored table and save it, again on the newest version when
-        another change won the race; None when there is no such table."""
-        for _ in range(ATTEMPTS):
-            record = self.store.load(key)
-            if record is None:
-                return None
-            room = load_room(record)
-            new = change(room)
-            if new is None:
-                return record, room
-            try:
-                return self.save(record, new), new
-            except StaleVersion:
-                continue
-        raise StaleVersion(key)  # pragma: no cover - eight lost races in a row
-
-    def advance(self, key: str, now: float) -> bool:
-        """What is due at table ``key``, once; False when nothing was or another process
-        saved first (then it is that process's change)."""
-        record = self.store.load(key)
-        if record is None:
-            return False
-        try:
-            room = load_room(record)
-        except Exception:
-            log.error("online table %s does not load; its deadline is dropped", key[:8])
-            with contextlib.suppress(StaleVersion):
-                self.store.save(record, record.state, due_at=None, keep_code=False)
-            return False
-        new = room.advance(now)
-        if new is None:
-            if room.due_at is not None and room.due_at <= now:
-                # Nothing is really due (a deadline already handled): store the next one.
-                with contextlib.suppress(StaleVersion):
-                    self.store.save(
-                        record, record.state, due_at=_later(room, now), keep_code=room.is_open
-                    )
-            return False
-        try:
-            self.save(record, new)
-        except StaleVersion:
-            return False
-        return True
-
-    # -- presence ------------------------------------------------------------------------
-    def fresh_after(self, now: float) -> float:
-        return now - self.settings.presence_stale_seconds
-
-    def left(self, key: str, player: str, seated: bool, now: float) -> None:
-        """A connection of ``player`` to table ``key`` is gone: grace starts when it was the
-        device's last one; the spectator count follows."""
-        store = self.store
-        if seated:
-            if store.connections(key, player, self.fresh_after(now)) == 0:
-                self.change(key, lambda room: room.disconnected(player, now))
-        else:
-            count = store.spectators(key, self.fresh_after(now))
-            self.change(key, lambda room: room.with_spectators(count))
-
-    def presence_upkeep(self, now: float) -> None:
-        """Refresh this process's presence rows; sweep those no process refreshes."""
-        store = self.store
-        store.refresh(sorted(self.live), now)
-        for gone in store.sweep(self.fresh_after(now)):
-            self.left(gone.table, gone.player, gone.seated, now)
+def refused(exc: Refused) -> ApiError:
+    return ApiError(STATUS.get(exc.code, 409), exc.code, exc.message)
 
 
-_DECODED = 512
-"""Decoded tables kept per process: a table at a version never changes (every save makes a
-new version), so a move's pushes to the table's devices decode it once, not once each."""
-_LATEST = 512
-"""Tables whose newest record `Online` keeps (a table's pushes follow its save within
-milliseconds; a table that fell out is read from the store again)."""
-Reading = tuple[int, "asyncio.Future[RoomRecord | None]"]
-_decoded: OrderedDict[tuple[str, int], Room] = OrderedDict()
-_decoded_lock = threading.Lock()
-
-
-def load_room(record: RoomRecord) -> Room:
-    at = (record.key, record.version)
-    with _decoded_lock:
-        room = _decoded.get(at)
-        if room is not None:
-            _decoded.move_to_end(at)
-            return room
-    try:
-        room = Room.from_dict(record.state, record.version)
-    except RoomError:
-        raise damaged("online table") from None
-    with _decoded_lock:
-        _decoded[at] = room
-        if len(_decoded) > _DECODED:
-            _decoded.popitem(last=False)
-    return room
-
-
-def _decoded_as(record: RoomRecord, room: Room) -> None:
-    """``room`` is what ``record`` holds: ``record.state`` is ``room.to_dict()`` at
-    ``room.version`` (tests/server/online/test_render_once.py checks that decoding it again
-    gives every device the same view)."""
-    at = (record.key, record.version)
-    with _decoded_lock:
-        _decoded[at] = room
-        _decoded.move_to_end(at)
-        if len(_decoded) > _DECODED:
-            _decoded.popitem(last=False)
-
-
-def _later(room: Room, now: float) -> float | None:
-    due = [t for t in (room.step_at, room.turn_deadline) if t is not None and t > now]
-    due += [s.deadline for s in room.seats if s.deadline is not None and s.deadline > now]
-    return min(due) if due else None
-
-
-def _caps(settings: Settings) -> Caps:
-    s = settings.online
-    _, live = connection_budgets(settings)
-    return Caps(
-        live=live,
-        per_address=s.live_per_address,
-        per_device=s.live_per_device,
-        per_table=s.live_per_table,
-        waiting_per_address=s.hello_per_address,
-        waiting=s.hello_total,
+def too_many_tables(most: int | None, lobby_hours: float) -> ApiError:
+    return ApiError(
+        429,
+        "rate_limited",
+        f"you already have {most} online tables that are not finished, the most one player "
+        "may have: finish one (or leave its lobby) before making another; a table that never "
+        f"starts is deleted {lobby_hours:g} hours after it was made",
+        headers={"Retry-After": "60"},
     )
 
 
-def _buckets(rate: float | None, burst: int) -> TokenBuckets | None:
-    return None if rate is None else TokenBuckets(rate, burst)
+# -- reading -------------------------------------------------------------------------------
+def _key(token: str) -> str:
+    if not codes.TOKEN.fullmatch(token):
+        raise not_found("table")
+    return codes.table_key(token)
+
+
+def _record(tables: OnlineTables, token: str) -> RoomRecord:
+    record = tables.store.load(_key(token))
+    if record is None:
+        raise not_found("table")
+    return record
+
+
+def load(tables: OnlineTables, key: str) -> RoomRecord | None:
+    """Table ``key`` as stored now (None when there is none)."""
+    return tables.store.load(key)
+
+
+def _table(record: RoomRecord, room: Room, player: str | None, token: str,
+           since: int | None = None) -> OnlineTable:  # fmt: skip
+    view = device_view(room, player, token=token, code=record.code, now=time.time(), since=since)
+    return OnlineTable.model_validate(view)
+
+
+def rendered(tables: OnlineTables, record: RoomRecord, player: str | None, token: str,
+             since: int | None = None) -> Rendered:  # fmt: skip
+    """The table at ``record`` as the caller's device may see it, rendered once per version
+    and seat for every connection and answer that shows it (`OnlineTables.views`, validated
+    against `OnlineTable` there)."""
+    room = load_room(record)
+    return tables.views.get(room, player, token=token, code=record.code, since=since)
+
+
+def view(tables: OnlineTables, token: str, player: str | None) -> str:
+    """The table as the caller's device may see it (no seat: a spectator's view), as the
+    JSON text its live connections are sent."""
+    return rendered(tables, _record(tables, token), player, token).table(time.time())
+
+
+def _stale(tables: OnlineTables, token: str, player: str) -> ApiError:
+    record = _record(tables, token)
+    current = _table(record, load_room(record), player, token)
+    return games.stale(current)
+
+
+# -- changing ------------------------------------------------------------------------------
+def act(
+    tables: OnlineTables,
+    token: str,
+    player: str,
+    version: int,
+    change: Change,
+    current: Callable[[Room, int], bool] = Room.current,
+) -> str:
+    """Load, check the version, change (given the time now), save with compare-and-set,
+    answer the caller's view (JSON text) with this change's events. A version that only the
+    spectator count has moved on from is still current (`Room.current`, or ``current``); a
+    save that lost to such a change is made again on the newer version. The table this
+    process saved or read last is changed without reading the store first when it is at the
+    caller's ``version`` (the save's compare-and-set refuses it if the store has moved on;
+    then the store is read): all in `OnlineTables.change`."""
+    key = _key(token)
+
+    def check(record: RoomRecord, room: Room) -> None:
+        if not current(room, version):
+            raise games.stale(_table(record, room, player, token))
+
+    try:
+        changed = tables.change(
+            key,
+            lambda room: change(room, time.time()),
+            first=tables.kept(key, version),
+            check=check,
+        )
+    except Refused as exc:
+        raise refused(exc) from None
+    except StaleVersion:
+        raise _stale(tables, token, player) from None
+    if changed is None:
+        raise not_found("table")
+    # Saved: the stored version (decoded once by the save), shared with this change's pushes.
+    answer = rendered(tables, changed.record, player, token, since=changed.since)
+    return answer.table(time.time())
+
+
+def _deal(
+    tables: OnlineTables, token: str, player: str, version: int, deal: Deal, test: int | None
+) -> str:
+    """A change that deals a new match with its integer seed (who starts) and its fair seed
+    (every round's deal, docs/fairness.md); a test's seed ``test`` (``X-Test-Seed``) deals
+    from the integer seed alone."""
+    seed, fair = (test, None) if test else (secrets.randbits(63), fairness.new_seed())
+    return act(tables, token, player, version, lambda r, now: deal(r, player, seed, now, fair))
+
+
+def join(tables: OnlineTables, token: str, body: Join, player: str, address: str) -> str:
+    """The caller takes ``seat`` (or the first open seat) under ``name``; rate-limited per
+    client address and per table."""
+    runtime = tables.runtime
+    runtime.limit(tables.join_limit, address)
+    if codes.TOKEN.fullmatch(token):
+        runtime.limit(tables.table_limit, "table:" + codes.table_key(token))
+    name = codes.display_name(body.name)
+    return act(
+        tables, token, player, body.version, lambda r, now: r.join(player, name, body.seat, now)
+    )
+
+
+def leave(tables: OnlineTables, token: str, player: str, version: int) -> str:
+    return act(tables, token, player, version, lambda r, now: r.leave(player, now))
+
+
+def seat_computer(
+    tables: OnlineTables, token: str, player: str, version: int, seat: int, strength: str
+) -> str:
+    return act(
+        tables, token, player, version,
+        lambda r, now: r.seat_computer(player, seat, strength, now),
+    )  # fmt: skip
+
+
+def hand_to_computer(tables: OnlineTables, token: str, player: str, version: int, seat: int) -> str:
+    return act(
+        tables, token, player, version,
+        lambda r, now: r.hand_to_computer(player, seat, now), Room.seen,
+    )  # fmt: skip
+
+
+def reopen(tables: OnlineTables, token: str, player: str, version: int, seat: int) -> str:
+    return act(
+        tables, token, player, version,
+        lambda r, now: r.reopen(player, seat, now), Room.seen,
+    )  # fmt: skip
+
+
+def start(tables: OnlineTables, token: str, player: str, version: int, test: int | None) -> str:
+    return _deal(tables, token, player, version, Room.start, test)
+
+
+def move(tables: OnlineTables, token: str, player: str, version: int, text: str) -> str:
+    return act(tables, token, player, version, lambda r, now: r.move(player, text, now))
+
+
+def undo(tables: OnlineTables, token: str, player: str, version: int) -> str:
+    return act(tables, token, player, version, lambda r, now: r.undo(player, now))
+
+
+def reveal(tables: OnlineTables, token: str, player: str, version: int) -> str:
+    return act(tables, token, player, version, lambda r, now: r.reveal(player, now))
+
+
+def next_round(tables: OnlineTables, token: str, player: str, version: int) -> str:
+    return act(tables, token, player, version, lambda r, now: r.next_round(player, now))
+
+
+def rematch(tables: OnlineTables, token: str, player: str, version: int, test: int | None) -> str:
+    return _deal(tables, token, player, version, Room.rematch, test)
+
+
+# -- creating and finding a table --------------------------------------------------------
+def create(tables: OnlineTables, body: NewTable, player: str, address: str) -> Created:
+    """A new table; seat 0 is the caller ("me"), who hosts it. A player has at most
+    `OnlineSettings.max_open_tables` unfinished tables, and a client address creates at most
+    `create_burst` at once and `create_rate` a second after (429 ``rate_limited`` beyond);
+    making one deletes the player's oldest finished tables beyond `max_finished_tables`."""
+    settings = tables.settings
+    tables.runtime.limit(tables.create_limit, address)
+    if body.seats[0].kind != "me" or any(s.kind == "me" for s in body.seats[1:]):
+        raise invalid('seats: seat 0, and only seat 0, is "me"')
+    if body.turn_timer is not None and body.turn_timer not in settings.turn_timers:
+        choices = ", ".join(f"{t:g}" for t in settings.turn_timers)
+        raise invalid(f"turn_timer: null or one of {choices}")
+    name = codes.display_name(body.name)
+    specs = []
+    for s in body.seats:
+        local = getattr(s, "name", None)
+        specs.append(
+            (
+                s.kind,
+                getattr(s, "strength", None),
+                None if local is None else codes.display_name(local),
+            )
+        )
+    config = _config(body, settings)
+    now = time.time()
+    token = codes.new_token()
+    room = Room.create(config, specs, player, name, now, invite=token)
+    key = codes.table_key(token)
+    try:
+        code = tables.store.create(
+            key, room.to_dict(), at=now, code_until=now + settings.code_hours * 3600,
+            due_at=room.due_at, creator=player, most=settings.max_open_tables,
+        )  # fmt: skip
+    except TooManyTables:
+        raise too_many_tables(settings.max_open_tables, settings.lobby_hours) from None
+    tables.store.prune_finished(player, settings.max_finished_tables)
+    tables.driver.wake(room.due_at)
+    record = RoomRecord(key, code, 1, room.to_dict())
+    return Created(token=token, code=code, table=_table(record, room, player, token))
+
+
+def _config(body: NewTable, settings: OnlineSettings) -> Config:
+    if isinstance(body.rules, CustomRules):
+        rules = kc.Rules.from_options(body.rules.model_dump())
+    else:
+        rules = kc.Rules.preset(body.rules.preset)
+    return Config(
+        players=len(body.seats),
+        rules=rules,
+        rounds=body.rounds,
+        turn_timer=body.turn_timer,
+        grace=settings.grace_seconds,
+        stand_in=body.stand_in,
+        step=settings.computer_step_seconds,
+    )
+
+
+def find_code(tables: OnlineTables, code: str, address: str) -> CodeFound:
+    """The token of the open table with this room code (rate-limited per address, per code,
+    per process and for the whole site)."""
+    runtime = tables.runtime
+    runtime.limit(tables.lookup_limit, address)
+    normal = codes.normal_code(code)
+    if normal is None:
+        raise not_found("table")
+    runtime.limit(tables.table_limit, "code:" + normal)
+    runtime.limit(tables.lookups_limit, "all")
+    runtime.site_limit(SITE_LOOKUPS, datetime.now(UTC))
+    key = tables.store.by_code(normal, time.time())
+    if key is None:
+        raise not_found("table")
+    # The row's key is the token's hash; the token itself stays in the state while the code
+    # leads to it (docs/online.md "Words").
+    record = tables.store.load(key)
+    token = None if record is None else record.state.get("invite")
+    if not isinstance(token, str):
+        raise not_found("table")
+    return CodeFound(token=token)
+
+
+def invite_qr(tables: OnlineTables, token: str, origin: str, address: str) -> bytes:
+    """The invite link ``<origin>/kings-corner-online.html#<token>`` as a QR code (SVG),
+    rate-limited per client address."""
+    tables.runtime.limit(tables.qr_limit, address)
+    if not ORIGIN.fullmatch(origin):
+        raise invalid("origin: the page's origin, such as https://example.org")
+    _record(tables, token)
+    buffer = io.BytesIO()
+    segno.make(f"{origin}{PAGE}#{token}", error="m").save(
+        buffer, kind="svg", xmldecl=False, scale=4, title="Invite link"
+    )
+    return buffer.getvalue()
+
+
+# -- after a round ---------------------------------------------------------------------------
+async def replay_round(tables: OnlineTables, token: str, number: int, player: str) -> OnlineReplay:
+    """A finished round of this match turn by turn with every hand shown, and for each turn
+    what the strong computer would have played from that seat's view (the review's replay,
+    docs/review.md). 409 ``wrong_phase`` until that round is over. Worked out once per round
+    and process (admitted like a hint: 429 ``rate_limited`` beyond the caller's search rate)
+    and kept; a request for a round being worked out for another waits without holding a
+    thread (at most 2 per player)."""
+    kc_replay.REPLAYS.check(player)
+    record = await run_in_threadpool(_record, tables, token)
+    room = load_room(record)
+    game = room.game
+    if game is None:
+        raise wrong_phase("the match has not started")
+    match = game.match
+    done = kc_replay.finished_rounds(match)
+    if number > done:
+        raise wrong_phase(f"round {number} is not over: it cannot be replayed yet")
+    rounds = [list(r) for r in room.moves]
+
+    def checked() -> kc.Match:
+        start = kc_replay.start_of(match)
+        if not kc_replay.replays_to(start, rounds, match):
+            raise wrong_phase("this match's moves were not all kept: it cannot be replayed")
+        return start
+
+    async def compute() -> KCReplay:
+        start = await run_in_threadpool(checked)
+        out = await kc_replay.computed(
+            tables.runtime.admission, f"online/{record.key}/round/{number}", player,
+            kc_replay.with_outcomes, start, rounds, number,
+        )  # fmt: skip
+        out["seats"] = [kind for kind, _ in game.seats]
+        out["finished_rounds"] = done
+        return KCReplay.model_validate(out)
+
+    key = (f"online/{record.key}/{room.matches}", number)
+    kept = await kc_replay.REPLAYS.get(key, player, compute)
+    return OnlineReplay.model_construct(
+        **{**dict(kept), "finished_rounds": done},  # kept from an earlier ask: it grows
+        names=[s.name if s.kind == "person" else None for s in room.seats],
+        me=room.seats_of(player),
+    )
+
+
+# -- presence of the live connections ----------------------------------------------------------
+def arrive(tables: OnlineTables, connection: str, key: str, player: str, *, seated: bool) -> bool:
+    """A live connection to table ``key`` said hello: its presence row, then its device's
+    seats are connected, or the spectator count follows. False (and no presence) when the
+    table has too many spectators already."""
+    now = time.time()
+    store = tables.store
+    store.present(connection, key, player, seated=seated, process=tables.process, at=now)
+    tables.live.add(connection)
+    if seated:
+        tables.change(key, lambda room: room.connected(player, now))
+        return True
+    count = store.spectators(key, tables.fresh_after(now))
+    if count > tables.settings.max_spectators:
+        tables.live.discard(connection)
+        store.absent(connection)
+        return False
+    tables.change(key, lambda room: room.with_spectators(count))
+    return True
+
+
+def reseat(tables: OnlineTables, connection: str, *, seated: bool) -> None:
+    """The presence row of ``connection`` now counts (or no longer counts) as a seat's."""
+    tables.store.reseat(connection, seated=seated)
+
+
+def reseated(tables: OnlineTables, key: str, player: str, *, seated: bool, now: float) -> None:
+    """After `reseat`: a device that took a seat is connected there; the spectator count
+    follows either way."""
+    if seated:
+        tables.change(key, lambda room: room.connected(player, now))
+    count = tables.store.spectators(key, tables.fresh_after(now))
+    tables.change(key, lambda room: room.with_spectators(count))
+
+
+def depart(tables: OnlineTables, connection: str, key: str, player: str, *, seated: bool) -> None:
+    """A live connection to table ``key`` closed: its presence row goes, and its seats' grace
+    period starts when it was the device's last one (`OnlineTables.left`)."""
+    tables.live.discard(connection)
+    try:
+        tables.store.absent(connection)
+        tables.left(key, player, seated, time.time())
+    except Exception:
+        log.exception("live: leaving table %s", key[:8])

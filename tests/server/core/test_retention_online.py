@@ -24,8 +24,8 @@ from cardtable.server.core import retention
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.core.store import migrations
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.service import Online
 from cardtable.server.online.store import LOBBY, OVER, PLAY
+from cardtable.server.online.tables import OnlineTables
 from tests.server.helpers import store_settings
 from tests.server.online.helpers import Device
 
@@ -51,17 +51,17 @@ def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[FastAPI]:
             app.state.runtime.close()
 
 
-def tables(online: Online) -> dict[str, str]:
+def tables(online: OnlineTables) -> dict[str, str]:
     """Every stored table: key -> stage."""
     return dict(online.store._rows("SELECT id, stage FROM online_tables"))
 
 
-def presence(online: Online) -> set[str]:
+def presence(online: OnlineTables) -> set[str]:
     return {r[0] for r in online.store._rows("SELECT table_id FROM online_presence")}
 
 
 def test_an_unstarted_lobby_goes_after_its_time_and_a_fresh_one_stays(app: FastAPI) -> None:
-    online: Online = app.state.online
+    online: OnlineTables = app.state.online
     ann = Device(TestClient(app))
     old, fresh = (table_key(ann.create()["token"]) for _ in range(2))
     now = time.time()
@@ -86,7 +86,7 @@ def test_an_unstarted_lobby_goes_after_its_time_and_a_fresh_one_stays(app: FastA
 def test_a_finished_table_expires_after_its_time_and_an_abandoned_one_later(
     app: FastAPI,
 ) -> None:
-    online: Online = app.state.online
+    online: OnlineTables = app.state.online
     ann = Device(TestClient(app, headers={"X-Test-Seed": "7"}))
     created = ann.create()
     ann.act(created["table"], "leave")  # everyone left the lobby: over

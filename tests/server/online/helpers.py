@@ -23,7 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from cardtable.server.devices.players import player_key
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.model import Room, RoomError
+from cardtable.server.online.room import Room, RoomError
 from cardtable.server.online.store import RoomRecord
 
 JSON = Any

@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 
 from cardtable.server import Settings, create_app
 from cardtable.server.core.online_config import OnlineSettings
-from cardtable.server.online.hub import Guard
+from cardtable.server.online.hub import CredentialGuard
 from tests.support.aio import run
 from tests.support.live_server import live_server
 from tests.support.postgres import fresh_schema
@@ -62,8 +62,8 @@ class Server:
         self.recorder = Recorder(app)
 
     @property
-    def guard(self) -> Guard:
-        guard: Guard = self.app.state.online.guard
+    def guard(self) -> CredentialGuard:
+        guard: CredentialGuard = self.app.state.online.guard
         return guard
 
 
@@ -228,7 +228,7 @@ def test_the_guard_batches_checks_and_never_answers_from_an_older_read() -> None
         return found
 
     async def scenario() -> None:
-        guard = Guard(standing)
+        guard = CredentialGuard(standing)
         go_on.set()
         answers = await asyncio.gather(*(guard.standing(f"c{i}") for i in range(200)))
         assert set(answers) == {"ok"} and len(reads) == 1 and len(reads[0]) == 200

@@ -22,7 +22,7 @@ from cardtable.server import Settings, create_app
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.online.codes import table_key
 from cardtable.server.online.driver import MAX_BACKOFF, MIN_BACKOFF
-from cardtable.server.online.service import Online
+from cardtable.server.online.tables import OnlineTables
 from tests.server.helpers import store_settings
 
 from .helpers import Device
@@ -64,7 +64,7 @@ def computer_table(device: Device) -> str:
     return table_key(created["token"])
 
 
-def row(online: Online, key: str) -> tuple[int, float | None, int]:
+def row(online: OnlineTables, key: str) -> tuple[int, float | None, int]:
     """The stored (version, due_at, failures) of table ``key``."""
     rows = online.store._rows(
         "SELECT version, due_at, failures FROM online_tables WHERE id = ?", (key,)
@@ -81,13 +81,13 @@ def test_a_failing_table_backs_off_in_the_store_and_recovers(
     first, second = apps
     device = Device(TestClient(first, headers={"X-Test-Seed": "7"}))
     failing, working = computer_table(device), computer_table(device)
-    here: Online = first.state.online
-    there: Online = second.state.online
+    here: OnlineTables = first.state.online
+    there: OnlineTables = second.state.online
 
     broken = {failing}
     calls: list[tuple[str, str, float]] = []
 
-    def spy(online: Online, name: str) -> None:
+    def spy(online: OnlineTables, name: str) -> None:
         real = online.advance
 
         def advance(key: str, now: float) -> bool:
@@ -105,7 +105,7 @@ def test_a_failing_table_backs_off_in_the_store_and_recovers(
 
     working_steps = 0
 
-    def round_at(at: float, online: Online) -> None:
+    def round_at(at: float, online: OnlineTables) -> None:
         """One round of ``online``'s driver at ``at``; the working table, when it was due,
         was advanced and is due again a step later."""
         nonlocal t, working_steps
@@ -169,7 +169,7 @@ def test_a_backoff_does_not_overwrite_a_newer_save(apps: tuple[FastAPI, FastAPI]
     first, _ = apps
     device = Device(TestClient(first, headers={"X-Test-Seed": "7"}))
     key = computer_table(device)
-    online: Online = first.state.online
+    online: OnlineTables = first.state.online
     store = online.store
     stale = next(d for d in store.due(time.time() + 100.0, 10) if d.key == key)
     assert online.advance(key, time.time() + 100.0)

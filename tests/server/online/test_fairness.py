@@ -20,7 +20,7 @@ from cardtable import kings_corner as kc
 from cardtable.server import Settings, create_app
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.model import Room
+from cardtable.server.online.room import Room
 from tests.support.live_server import live_server
 
 from .helpers import JSON, Device, Recorder

@@ -24,7 +24,7 @@ from websockets.sync.client import connect
 from cardtable.server import Settings, create_app
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.service import Online
+from cardtable.server.online.tables import OnlineTables
 from tests.support.live_server import live_server
 from tests.support.postgres import fresh_schema
 
@@ -65,8 +65,8 @@ class Server:
         return Device(self.http, self.recorder)
 
     @property
-    def online(self) -> Online:
-        online: Online = self.app.state.online
+    def online(self) -> OnlineTables:
+        online: OnlineTables = self.app.state.online
         return online
 
 
@@ -338,7 +338,7 @@ def test_two_drivers_race_for_one_computer_step(database: Callable[..., Settings
             break
         table = ann.act(table, "moves", move="end")
     assert table["turn"]["seat"] == 1
-    onlines: list[Online] = [first.state.online, second.state.online]
+    onlines: list[OnlineTables] = [first.state.online, second.state.online]
     barrier = threading.Barrier(2)
     results: list[bool] = []
     for online in onlines:
@@ -351,7 +351,7 @@ def test_two_drivers_race_for_one_computer_step(database: Callable[..., Settings
 
         online.store.load = loaded  # type: ignore[method-assign,assignment]
 
-    def drive(online: Online) -> None:
+    def drive(online: OnlineTables) -> None:
         results.append(online.advance(key, time.time()))
 
     threads = [threading.Thread(target=drive, args=(o,)) for o in onlines]

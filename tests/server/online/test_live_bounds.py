@@ -39,7 +39,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from cardtable.server import Settings, create_app
 from cardtable.server.core.online_config import OnlineSettings
-from cardtable.server.online.service import Online
+from cardtable.server.online.tables import OnlineTables
 from tests.support.aio import run
 from tests.support.live_server import live_server
 from tests.support.serve_process import ServeProcess
@@ -61,8 +61,8 @@ class Server:
         return int(self.base.rsplit(":", 1)[1])
 
     @property
-    def online(self) -> Online:
-        online: Online = self.app.state.online
+    def online(self) -> OnlineTables:
+        online: OnlineTables = self.app.state.online
         return online
 
     def device(self) -> Device:

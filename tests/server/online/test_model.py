@@ -1,4 +1,4 @@
-"""The online table model (`cardtable.server.online.model`): pure transitions, deadlines and
+"""The online table model (`cardtable.server.online.room`): pure transitions, deadlines and
 what each device sees (`render.device_view`)."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable import kings_corner as kc
-from cardtable.server.online.model import Config, Refused, Room, RoomError, SeatSpec
 from cardtable.server.online.render import device_view
+from cardtable.server.online.room import Config, Refused, Room, RoomError, SeatSpec
 
 A, B, C = "a" * 64, "b" * 64, "c" * 64
 T0 = 1_000_000.0

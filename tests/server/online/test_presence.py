@@ -12,15 +12,15 @@ from fastapi import FastAPI
 from starlette.testclient import TestClient
 
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.service import Online
 from cardtable.server.online.store import Due
+from cardtable.server.online.tables import OnlineTables
 
 from .helpers import Device, Recorder
 
 
 @pytest.fixture
-def online(app: FastAPI) -> Online:
-    o: Online = app.state.online
+def online(app: FastAPI) -> OnlineTables:
+    o: OnlineTables = app.state.online
     return o
 
 
@@ -31,7 +31,7 @@ def devices(client: TestClient, app: FastAPI) -> tuple[Device, Device]:
 
 
 def test_a_stopped_process_presence_is_swept(
-    online: Online, devices: tuple[Device, Device]
+    online: OnlineTables, devices: tuple[Device, Device]
 ) -> None:
     """A connection whose process stopped refreshing it counts as gone: the seat starts its
     grace period; a refreshed one stays."""
@@ -57,7 +57,7 @@ def test_a_stopped_process_presence_is_swept(
 
 
 def test_leave_in_play_and_the_host_gives_the_seat_away(
-    online: Online, devices: tuple[Device, Device]
+    online: OnlineTables, devices: tuple[Device, Device]
 ) -> None:
     # Slow computer steps: the stand-in must not move while the test looks.
     online.settings = replace(online.settings, computer_step_seconds=60.0)
@@ -75,7 +75,7 @@ def test_leave_in_play_and_the_host_gives_the_seat_away(
 
 
 def test_the_driver_logs_and_goes_on(
-    online: Online,
+    online: OnlineTables,
     devices: tuple[Device, Device],
     caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
@@ -96,7 +96,7 @@ def test_the_driver_logs_and_goes_on(
 
 
 def test_a_damaged_table_is_refused_and_its_deadline_dropped(
-    online: Online, devices: tuple[Device, Device]
+    online: OnlineTables, devices: tuple[Device, Device]
 ) -> None:
     ann, _ = devices
     created = ann.create()

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from cardtable import kings_corner as kc
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.online import render
-from cardtable.server.online.model import Config, Room, SeatSpec
+from cardtable.server.online.models import OnlineTable
 from cardtable.server.online.render import ViewMismatch, Views
-from cardtable.server.online.schema import OnlineTable
+from cardtable.server.online.room import Config, Room, SeatSpec
 
 A, B, C, D = "a" * 64, "b" * 64, "c" * 64, "d" * 64
 T0 = 1_000_000.0

@@ -1,4 +1,4 @@
-"""Render once, send many (render.py `Views`, service.py `Online.newest`): a change is read
+"""Render once, send many (render.py `Views`, tables.py `OnlineTables.newest`): a change is read
 and decoded once per (table, version) in a process and rendered once per (version, seat),
 shared by every live connection that sees it and by the change's HTTP answer; a seat's view
 never reaches another seat's connection; the cache is bounded."""
@@ -23,10 +23,10 @@ from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.devices.players import player_key
 from cardtable.server.online import render
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.model import Refused, Room
+from cardtable.server.online.models import OnlineTable
 from cardtable.server.online.render import Views, device_view
-from cardtable.server.online.schema import OnlineTable
-from cardtable.server.online.service import Online, load_room
+from cardtable.server.online.room import Refused, Room
+from cardtable.server.online.tables import OnlineTables, load_room
 from tests.support.aio import run
 from tests.support.live_server import live_server
 
@@ -45,7 +45,7 @@ def _settings(tmp_path: Path) -> Settings:
 
 
 @contextmanager
-def _server(tmp_path: Path) -> Iterator[tuple[Online, str, httpx.Client]]:
+def _server(tmp_path: Path) -> Iterator[tuple[OnlineTables, str, httpx.Client]]:
     app = create_app(_settings(tmp_path))
     with live_server(app) as base, httpx.Client(base_url=base, timeout=10) as http:
         yield app.state.online, base, http
@@ -187,7 +187,7 @@ def test_views_key_and_bound() -> None:
     """Views are shared only by devices that hold the same seats; the cache keeps at most
     ``size`` entries, the least recently used going first."""
     from cardtable import kings_corner as kc
-    from cardtable.server.online.model import Config
+    from cardtable.server.online.room import Config
 
     config = Config(players=3, rules=kc.Rules.preset("standard"), rounds=1, turn_timer=None,
                     grace=60.0, stand_in="normal", step=0.0)  # fmt: skip
@@ -221,7 +221,7 @@ def test_concurrent_readers_share_one_store_read(tmp_path: Path) -> None:
     way reads again; nothing heard (-1) always reads."""
     app = create_app(_settings(tmp_path))
     with TestClient(app) as client:
-        online: Online = app.state.online
+        online: OnlineTables = app.state.online
         player = client.post("/api/players").json()["player_id"]
         made = client.post(
             BASE, json={"name": "Ann", "seats": [{"kind": "me"}, {"kind": "invite"}]},
@@ -259,7 +259,7 @@ def test_a_saved_room_renders_as_its_stored_row() -> None:
     again, byte for byte, and the view's two parts, rendered apart, are exactly the whole
     `OnlineTable` of `device_view`."""
     from cardtable import kings_corner as kc
-    from cardtable.server.online.model import Config
+    from cardtable.server.online.room import Config
 
     a, b, c = "a" * 64, "b" * 64, "c" * 64
     config = Config(players=4, rules=kc.Rules.preset("standard"), rounds=3, turn_timer=30.0,
@@ -329,7 +329,7 @@ def test_a_kept_table_never_hides_a_newer_stored_one(tmp_path: Path) -> None:
         token, version = table["token"], table["version"]
         devices = {0: ann, 1: bob}
         mover, other = devices[table["turn"]["seat"]], devices[1 - table["turn"]["seat"]]
-        online: Online = first.state.online
+        online: OnlineTables = first.state.online
         assert online.kept(table_key(token), version) is not None
         # The other app stores the move at V (version V+1); the first app never hears of it.
         moved = two.post(f"{BASE}/{token}/moves", json={"version": version, "move": "end"},

@@ -21,7 +21,7 @@ from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.games import kc_replay
 from cardtable.server.games.kc_replay import KCReplay, start_of, with_outcomes
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.model import LOG_KEPT, Config, Room
+from cardtable.server.online.room import LOG_KEPT, Config, Room
 from tests.support.postgres import fresh_schema
 
 from .helpers import BASE, JSON, Device, Recorder

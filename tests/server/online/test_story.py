@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 
 from cardtable.server import Settings, create_app
 from cardtable.server.core.online_config import OnlineSettings
-from cardtable.server.online.model import Refused, Room
+from cardtable.server.online.models import OnlineTable
 from cardtable.server.online.render import device_view
-from cardtable.server.online.schema import OnlineTable
+from cardtable.server.online.room import Refused, Room
 from tests.server.online.test_model import T0, A, B, C, roundtrip, started, step
 
 

@@ -26,8 +26,8 @@ from cardtable.server.core.admission import spare_slot
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.online import driver as online_driver
 from cardtable.server.online.codes import table_key
-from cardtable.server.online.service import Online
 from cardtable.server.online.store import LOBBY, OVER, PLAY
+from cardtable.server.online.tables import OnlineTables
 from tests.server.helpers import store_settings
 
 from .helpers import BASE, Device
@@ -64,7 +64,7 @@ def app(limits_settings: Settings) -> Iterator[FastAPI]:
         app.state.runtime.close()
 
 
-def rows(online: Online, creator: str) -> list[tuple[str, str]]:
+def rows(online: OnlineTables, creator: str) -> list[tuple[str, str]]:
     """(table key, stage) of ``creator``'s tables."""
     found = online.store._rows(
         "SELECT id, stage FROM online_tables WHERE creator = ? ORDER BY saved_at, id", (creator,)
@@ -75,7 +75,7 @@ def rows(online: Online, creator: str) -> list[tuple[str, str]]:
 def test_the_eleventh_unfinished_table_is_refused(app: FastAPI) -> None:
     client = TestClient(app)
     ann, bob = Device(client), Device(client)
-    online: Online = app.state.online
+    online: OnlineTables = app.state.online
     made = [ann.create() for _ in range(10)]
     assert [stage for _, stage in rows(online, ann.key)] == [LOBBY] * 10
     refused = ann.create(status=429)
@@ -123,7 +123,7 @@ def test_one_address_opens_a_bounded_number_of_tables(tmp_path: Path) -> None:
 
 def test_creates_at_once_never_go_past_the_cap(app: FastAPI) -> None:
     ann = Device(TestClient(app))
-    online: Online = app.state.online
+    online: OnlineTables = app.state.online
     start = threading.Barrier(14)
     statuses: list[int] = []
 
@@ -146,7 +146,7 @@ def test_creates_at_once_never_go_past_the_cap(app: FastAPI) -> None:
 def test_a_players_finished_tables_are_pruned_to_the_newest(app: FastAPI) -> None:
     client = TestClient(app)
     ann = Device(client)
-    online: Online = app.state.online
+    online: OnlineTables = app.state.online
     finished = []
     for _ in range(4):
         created = ann.create()
@@ -169,7 +169,7 @@ def computer_table(device: Device, strength: str = "easy") -> str:
     return table_key(created["token"])
 
 
-def versions(online: Online, keys: list[str]) -> list[int]:
+def versions(online: OnlineTables, keys: list[str]) -> list[int]:
     found = online.store.versions(keys)
     return [found[k] for k in keys]
 
@@ -177,7 +177,7 @@ def versions(online: Online, keys: list[str]) -> list[int]:
 def test_the_driver_caps_its_steps_and_serves_the_longest_waiting_first(app: FastAPI) -> None:
     client = TestClient(app, headers={"X-Test-Seed": "7"})
     ann, bob = Device(client), Device(client)
-    online: Online = app.state.online
+    online: OnlineTables = app.state.online
     keys = [computer_table(ann) for _ in range(3)] + [computer_table(bob) for _ in range(2)]
     t = time.time() + 100.0  # past every grace period: every table is due
     online.driver.clock = lambda: t
@@ -213,7 +213,7 @@ def test_a_searching_table_advances_in_the_pool_under_a_spare_slot(
 ) -> None:
     client = TestClient(app, headers={"X-Test-Seed": "7"})
     ann = Device(client)
-    online: Online = app.state.online
+    online: OnlineTables = app.state.online
     strong, easy = computer_table(ann, "strong"), computer_table(ann, "easy")
     pooled: list[int] = []
     real = online_driver.advanced
