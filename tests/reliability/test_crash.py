@@ -21,7 +21,7 @@ from cardtable.server import Settings
 from cardtable.server.core.store import open_store
 from cardtable.server.core.store.sql import SqlStore
 from cardtable.server.devices.players import player_key
-from cardtable.server.games.kc_table import Table
+from cardtable.server.games.saved_match import SavedMatch
 from tests.server.kc_driver import simple_person
 from tests.support.postgres import fresh_schema
 from tests.support.serve_process import ServeProcess
@@ -183,7 +183,7 @@ def check_every_game_loads(settings: Settings) -> None:
                     replayed = ps.place(replayed, entry["row"], entry["col"])
                 assert replayed.to_dict() == game.to_dict()
             else:
-                Table.from_dict(state)
+                SavedMatch.from_dict(state)
     finally:
         store.close()
 

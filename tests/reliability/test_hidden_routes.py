@@ -35,7 +35,7 @@ from cardtable.fairness import round_fair
 from cardtable.kings_corner import Match
 from cardtable.server.daily.store import DailyStore
 from cardtable.server.devices.players import player_key
-from cardtable.server.games.kc_table import Table
+from cardtable.server.games.saved_match import SavedMatch
 from cardtable.server.online.codes import table_key
 from cardtable.server.online.room import Room
 from tests.server.helpers import Api
@@ -137,7 +137,7 @@ class Player:
             found.add_deal(what, ps.Game.from_dict(record.state))
         record = store.load_game(self.match, self.key)
         assert record is not None and not record.finished
-        table = Table.from_dict(record.state)
+        table = SavedMatch.from_dict(record.state)
         found.add_match("match", table.match, table.viewer)
         room_record = app.state.online.store.load(table_key(self.token))  # type: ignore[attr-defined]
         room = Room.from_dict(room_record.state, room_record.version)

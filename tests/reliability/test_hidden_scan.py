@@ -19,7 +19,7 @@ from cardtable import poker_squares as ps
 from cardtable.fairness import round_fair
 from cardtable.server.devices.players import player_key
 from cardtable.server.devices.store import DeviceStore
-from cardtable.server.games.kc_table import Table
+from cardtable.server.games.saved_match import SavedMatch
 from tests.server.helpers import Api
 from tests.server.kc_driver import simple_person
 from tests.support.tiers import Sample
@@ -101,7 +101,7 @@ class Scanner(Api):
         if kind == "ps":
             game = ps.Game.from_dict(record.state)
             return [[str(c) for c in game.cards[game.placed + 1 :]]]
-        table = Table.from_dict(record.state)
+        table = SavedMatch.from_dict(record.state)
         state = table.match.state
         hidden = [[str(c) for c in state.stock]]
         for seat, hand in enumerate(state.hands):
@@ -122,7 +122,7 @@ class Scanner(Api):
             game = ps.Game.from_dict(record.state)
             fair = None if game.is_over else game.fair
             return [] if fair is None else [fair.seed, fair.salt]
-        match = Table.from_dict(record.state).match
+        match = SavedMatch.from_dict(record.state).match
         if match.fair_seed is None:
             return []
         first = match.round + (1 if match.state.is_over else 0)

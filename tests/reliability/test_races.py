@@ -14,7 +14,7 @@ import pytest
 from cardtable import kings_corner as kc
 from cardtable import poker_squares as ps
 from cardtable.server import Settings, create_app
-from cardtable.server.games.kc_table import Table
+from cardtable.server.games.saved_match import SavedMatch
 from tests.support.live_server import live_server
 from tests.support.postgres import fresh_schema
 
@@ -105,7 +105,7 @@ def kings_corner_race(settings: Settings) -> None:
             move = game["step"]["move"] if action == "computer-step" else bodies[win]["move"]
             accepted.append((action, move))
         final = http.get(f"/api/kings-corner/games/{game['id']}", headers=headers).json()
-        table = Table.new((("human", None), ("computer", "easy")), kc.Rules(), 1, SEED)
+        table = SavedMatch.new((("human", None), ("computer", "easy")), kc.Rules(), 1, SEED)
         for action, move in accepted:
             seat = table.match.state.to_play
             table, _, _ = table.played(seat, kc.Move.parse(move), computer=action != "moves")

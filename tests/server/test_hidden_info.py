@@ -11,7 +11,7 @@ import pytest
 
 from cardtable import poker_squares as ps
 from cardtable.server.devices.players import player_key
-from cardtable.server.games.kc_table import Table
+from cardtable.server.games.saved_match import SavedMatch
 from tests.server.helpers import Api
 from tests.server.kc_driver import play_match
 
@@ -54,7 +54,7 @@ def check_poker_squares(api: Api, answer: dict[str, Any]) -> None:
 
 def check_kings_corner(api: Api, answer: dict[str, Any]) -> None:
     game = answer.get("current", answer)
-    table = Table.from_dict(saved_state(api, game["id"]))
+    table = SavedMatch.from_dict(saved_state(api, game["id"]))
     state = table.match.state
     visible = {str(c) for pile in state.piles.values() for c in pile}
     if table.viewer is not None:

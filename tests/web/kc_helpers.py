@@ -4,9 +4,9 @@ store, choose moves with a scripted policy, and make them by clicking the page.
 
 The server deals from `secrets.randbits` and has no way to start from a chosen seed, so
 `seeded_match` creates a match through the normal endpoint and then replaces its saved state
-with `Table.new(..., seed)` (the server's own table type) through the server's store: the same
+with `SavedMatch.new(..., seed)` (the server's own table type) through the server's store: the same
 data the server would have saved for that seed. `find_seed` searches seeds with the server's
-own computer logic (`choose_move` with `Table.computer_rng`), so a scripted line is known to
+own computer logic (`choose_move` with `SavedMatch.computer_rng`), so a scripted line is known to
 contain the events a test needs before the browser plays it.
 """
 
@@ -28,7 +28,7 @@ from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import choose_move
 from cardtable.server.core.store import Store
 from cardtable.server.devices.players import player_key
-from cardtable.server.games.kc_table import Table
+from cardtable.server.games.saved_match import SavedMatch
 
 KC = "/kings-corner.html"
 KIND = "kings-corner"
@@ -60,9 +60,9 @@ def _record(app: FastAPI, page: Page) -> Any:
     return record
 
 
-def load_table(app: FastAPI, page: Page) -> Table:
+def load_table(app: FastAPI, page: Page) -> SavedMatch:
     """The page's match as the server saved it (hidden cards included), to check the page."""
-    return Table.from_dict(_record(app, page).state)
+    return SavedMatch.from_dict(_record(app, page).state)
 
 
 def stored_version(app: FastAPI, page: Page) -> int:
@@ -103,7 +103,7 @@ def seeded_match(
     rules: kc.Rules | None = None,
     rounds: int = 1,
     speed: str = "instant",
-    table: Table | None = None,
+    table: SavedMatch | None = None,
 ) -> str:
     """A new match for this page's player, dealt from `seed` (None: the server's own deal),
     or `table` as it stands (a match part-way through); the page is then opened on the table.
@@ -129,7 +129,7 @@ def seeded_match(
         assert record is not None
         if table is None:
             assert seed is not None
-            table = Table.new(seats, rules, rounds, seed)
+            table = SavedMatch.new(seats, rules, rounds, seed)
         store.save_game(
             record, table.to_dict(), finished=False, log=[{"action": "test-deal", "seed": seed}]
         )
@@ -174,7 +174,7 @@ class Line:
     human_moves: list[str] = field(default_factory=list)
     computer_moves: int = 0
     events: set[str] = field(default_factory=set)
-    table: Table | None = None
+    table: SavedMatch | None = None
 
 
 def simulate(
@@ -203,7 +203,7 @@ def _simulate(
     rounds: int,
     choose: Callable[[kc.State], str],
 ) -> Line:
-    table = Table.new(seats, rules or kc.Rules.preset("standard"), rounds, seed)
+    table = SavedMatch.new(seats, rules or kc.Rules.preset("standard"), rounds, seed)
     line = Line(seed)
     for _ in range(1000):
         if table.phase in ("round_over", "match_over"):
@@ -240,7 +240,7 @@ def find_seed(
     `accept`), the one with the fewest steps, so the browser has the least to play."""
     best: Line | None = None
     for seed in range(1, limit):
-        table = Table.new(seats, rules or kc.Rules.preset("standard"), rounds, seed)
+        table = SavedMatch.new(seats, rules or kc.Rules.preset("standard"), rounds, seed)
         if human_first and table.match.state.to_play != 0:
             continue
         line = simulate(seed, seats, rules, rounds)
@@ -253,14 +253,14 @@ def find_seed(
 
 def last_turn(
     seats: tuple[Seat, ...], rounds: int, *, limit: int = 30, rules: kc.Rules | None = None
-) -> Table:
+) -> SavedMatch:
     """A match on the person's (seat 0's) last turn of its last round: the rounds before are
     played out with `policy` for every seat (quick; their penalties are what they are), the
     last as the server would play it. Among the seeds below `limit`, the one whose last round
     leaves the fewest steps after that turn, so the browser has little to play to the end."""
-    best: tuple[int, Table] | None = None
+    best: tuple[int, SavedMatch] | None = None
     for seed in range(1, limit):
-        table = Table.new(seats, rules or kc.Rules.preset("standard"), rounds, seed)
+        table = SavedMatch.new(seats, rules or kc.Rules.preset("standard"), rounds, seed)
         for _ in range(rounds - 1):
             while table.phase != "round_over":
                 state = table.match.state
@@ -320,7 +320,7 @@ _SHOWN = """([settled, atLeast]) => {
 """The page shows a phase that waits for a person, at version `atLeast` or later."""
 
 
-def settle(page: Page, app: FastAPI, timeout: float = 30.0) -> Table:
+def settle(page: Page, app: FastAPI, timeout: float = 30.0) -> SavedMatch:
     """Waits until the page shows the stored version in a phase that waits for a person. The
     waiting is done in the page (`wait_for_function`); the store is read once per change the
     page shows, never polled from here."""
@@ -333,12 +333,12 @@ def settle(page: Page, app: FastAPI, timeout: float = 30.0) -> Table:
         except PlaywrightTimeoutError:
             record = _record(app, page)
             shown = [page_version(page), page_phase(page)]
-            phase = Table.from_dict(record.state).phase
+            phase = SavedMatch.from_dict(record.state).phase
             raise AssertionError(
                 f"page stuck: page {shown}, store v{record.version} {phase}"
             ) from None
         record = _record(app, page)
-        table = Table.from_dict(record.state)
+        table = SavedMatch.from_dict(record.state)
         shown = page_version(page)
         if shown == record.version and table.phase in SETTLED and page_phase(page) in SETTLED:
             return table
@@ -460,7 +460,7 @@ def play_turns(
     until: tuple[str, ...] = ("round_over", "match_over"),
     on_move: Callable[[kc.State, str], None] | None = None,
     limit: int = 400,
-) -> Table:
+) -> SavedMatch:
     """Plays the person's turns by clicking (moves from `choose`) until the phase is in
     `until`; computer turns run in the page at its speed. Returns the stored table."""
     for _ in range(limit):
@@ -495,7 +495,7 @@ def shot(page: Page, directory: Path, name: str, *, full_page: bool = False) -> 
 def pile_move_seed() -> int:
     """A deal where the person starts and can both play a card and move a pile."""
     for seed in range(1, 500):
-        state = Table.new(VS_NORMAL, kc.Rules(), 3, seed).match.state
+        state = SavedMatch.new(VS_NORMAL, kc.Rules(), 3, seed).match.state
         moves = [str(m) for m in kc.legal_moves(state)]
         shifts = [m for m in moves if m.split(">")[0] in CENTRE]
         plays = [m for m in moves if m != "end" and m not in shifts]
@@ -504,12 +504,12 @@ def pile_move_seed() -> int:
     raise AssertionError("no seed")
 
 
-def big_hand(seats: tuple[Seat, ...], cards: int, *, limit: int = 40) -> Table:
+def big_hand(seats: tuple[Seat, ...], cards: int, *, limit: int = 40) -> SavedMatch:
     """A match at the start of the person's (seat 0's) turn holding at least `cards` cards:
     the person only ends turns (drawing one card each), the computers play as the server
     would. The first seed below `limit` that gets there before anyone goes out."""
     for seed in range(1, limit):
-        table = Table.new(seats, kc.Rules.preset("standard"), 1, seed)
+        table = SavedMatch.new(seats, kc.Rules.preset("standard"), 1, seed)
         for _ in range(2000):
             if table.phase in ("round_over", "match_over"):
                 break

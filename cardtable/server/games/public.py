@@ -3,7 +3,7 @@ import (`make contracts` holds them to it).
 
 - The game records every game route shares (`records`: load a player's game, check its
   version, save it by compare-and-set, answer with it), used by online tables and reviews.
-- A stored Kings Corner table (`Table`, its `Entry` log, `TableError`,
+- A stored Kings Corner table (`SavedMatch`, its `MoveEntry` log, `SavedMatchError`,
   `MAX_COMPUTER_STEPS`), which online tables play and reviews replay.
 - The JSON models other features embed (`PSGame` in the daily's answer; the Kings Corner
   view, log, rules and move models in an online table's; `CellEstimate` in a review).
@@ -20,7 +20,6 @@ import (`make contracts` holds them to it).
 
 from cardtable.server.games import kc_replay, records
 from cardtable.server.games.kc_replay import KCReplay
-from cardtable.server.games.kc_table import MAX_COMPUTER_STEPS, Entry, Table, TableError
 from cardtable.server.games.models import (
     CellEstimate,
     CountedAttempt,
@@ -37,6 +36,12 @@ from cardtable.server.games.models import (
     SeatIndex,
     Strength,
 )
+from cardtable.server.games.saved_match import (
+    MAX_COMPUTER_STEPS,
+    MoveEntry,
+    SavedMatch,
+    SavedMatchError,
+)
 from cardtable.server.games.service import KC_KIND, PS_KIND
 from cardtable.server.games.service import ps_render as render_ps
 from cardtable.server.games.shown import shown
@@ -49,22 +54,22 @@ __all__ = [
     "CellEstimate",
     "CountedAttempt",
     "CustomRules",
-    "Entry",
     "KCEvent",
     "KCLogEntry",
     "KCMatch",
     "KCMove",
     "KCReplay",
     "KCView",
+    "MoveEntry",
     "PSGame",
     "PointTable",
     "PresetRules",
     "RulesOut",
+    "SavedMatch",
+    "SavedMatchError",
     "SeatIndex",
     "StatsStore",
     "Strength",
-    "Table",
-    "TableError",
     "kc_replay",
     "records",
     "render_ps",

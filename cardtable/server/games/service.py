@@ -36,7 +36,6 @@ from cardtable.server.core.errors import ApiError, damaged, illegal, invalid, wr
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.store import Change, GameRecord, Result, Store
 from cardtable.server.games import records
-from cardtable.server.games.kc_table import MAX_COMPUTER_STEPS, Table
 from cardtable.server.games.models import (
     CellEstimate,
     CellRef,
@@ -62,6 +61,7 @@ from cardtable.server.games.models import (
     PSTarget,
     PSView,
 )
+from cardtable.server.games.saved_match import MAX_COMPUTER_STEPS, SavedMatch
 
 PS_KIND = "poker-squares"
 KC_KIND = "kings-corner"
@@ -275,13 +275,13 @@ _PHASE_HINT = {
 
 def kc_render(record: GameRecord, step: KCStep | None = None) -> KCGame:
     """The saved match as its viewer sees it now (no events: nothing happened just now)."""
-    return kc_answer(record.id, record.version, _kc_table(record), step)
+    return kc_answer(record.id, record.version, _saved_match(record), step)
 
 
-def _kc_table(record: GameRecord) -> Table:
+def _saved_match(record: GameRecord) -> SavedMatch:
     """The saved match, checked beyond the engine's own validation (the server's fields)."""
     try:
-        table = Table.from_dict(record.state)
+        table = SavedMatch.from_dict(record.state)
         n = table.match.players
         ok = (
             len(table.seats) == n
@@ -305,7 +305,7 @@ def _kc_table(record: GameRecord) -> Table:
 def kc_answer(
     game_id: str,
     version: int,
-    table: Table,
+    table: SavedMatch,
     step: KCStep | None,
     events: list[kc.Event] | None = None,
 ) -> KCGame:
@@ -344,7 +344,7 @@ def seat_out(kind: str, strength: str | None) -> HumanSeatOut | ComputerSeatOut:
     return HumanSeatOut(kind="human")
 
 
-def _kc_result(table: Table) -> Result | None:
+def _kc_result(table: SavedMatch) -> Result | None:
     m = table.match
     if not m.is_over:
         return None
@@ -361,9 +361,9 @@ def _kc_result(table: Table) -> Result | None:
     )
 
 
-def _kc_in_phase(record: GameRecord, phase: str) -> Table:
+def _kc_in_phase(record: GameRecord, phase: str) -> SavedMatch:
     """The saved match, which must be in ``phase`` (else 409 ``wrong_phase``, saying why)."""
-    table = _kc_table(record)
+    table = _saved_match(record)
     if table.phase != phase:
         raise wrong_phase(_PHASE_HINT.get(table.phase, f"the game is in phase {table.phase}"))
     return table
@@ -374,12 +374,12 @@ class KCMoved:
     """What a Kings Corner move made, for its answer: the match (its recent log trimmed) and
     the move's events."""
 
-    table: Table
+    table: SavedMatch
     events: list[kc.Event]
 
 
 def _kc_change(
-    runtime: Runtime, table: Table, entries: list[Any], events: list[kc.Event] | None = None
+    runtime: Runtime, table: SavedMatch, entries: list[Any], events: list[kc.Event] | None = None
 ) -> tuple[Change, KCMoved]:
     table = table.trimmed(runtime.settings.log_recent)
     change = Change(table.to_dict(), table.match.is_over, entries, _kc_result(table))
@@ -402,7 +402,7 @@ def kc_new_match(
     seed = test_seed or secrets.randbits(63)
     # Rounds are dealt from a fair seed (docs/fairness.md); X-Test-Seed from the integer seed.
     fair_seed = None if test_seed else new_seed()
-    table = Table.new(seats, kc_rules(body), body.rounds, seed, fair_seed)
+    table = SavedMatch.new(seats, kc_rules(body), body.rounds, seed, fair_seed)
     entry: dict[str, Any] = {"action": "deal", "seed": seed, "seats": [list(s) for s in seats]}
     record = store.create_game(player, KC_KIND, table.to_dict(), finished=False, log=[entry])
     store.prune(player, KC_KIND, retention.keep(runtime))

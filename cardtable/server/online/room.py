@@ -1,10 +1,10 @@
 """An online table as the store keeps it, and every change to it. Pure: no I/O, no clock (each
 change takes ``now``, epoch seconds), no randomness (a new match takes its seed).
 
-A `Room` is the lobby's seats and settings, then the match: the single-device table of
-`cardtable.server.games.kc_table` (reused as it is: the engine's `Match`, the hand shown on a shared
-device, the recent log, the computer's reproducible choices) plus who holds each seat, their
-connection, and three deadlines (docs/online.md "Timers"):
+A `Room` is the lobby's seats and settings, then the match: a `SavedMatch` (the saved
+single-device match of `cardtable.server.games.saved_match`, reused as it is: the engine's
+`Match`, the hand shown on a shared device, the recent log, the computer's reproducible
+choices) plus who holds each seat, their connection, and three deadlines (docs/online.md "Timers"):
 
 - ``step_at``: the next computer step (a computer seat, a stand-in for an away person, or the
   turn timer's computer finishing a turn), paced so that others watch it happen;
@@ -27,7 +27,7 @@ from typing import Any
 
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import STRENGTHS, choose_move
-from cardtable.server.games.public import MAX_COMPUTER_STEPS, Entry, Table
+from cardtable.server.games.public import MAX_COMPUTER_STEPS, MoveEntry, SavedMatch
 
 FORMAT = "cardtable-server/kings-corner-online/1"
 EVENTS_KEPT = 64
@@ -167,7 +167,7 @@ class Room:
     config: Config
     seats: tuple[Seat, ...]
     host: int
-    game: Table | None = None
+    game: SavedMatch | None = None
     events: tuple[tuple[int, tuple[kc.Event, ...]], ...] = ()
     """(version, what happened in the change that made it), oldest first."""
     turn_deadline: float | None = None
@@ -252,7 +252,7 @@ class Room:
         try:
             config = Config.from_dict(d["config"])
             seats = tuple(Seat.from_dict(s) for s in d["seats"])
-            game = None if d["game"] is None else Table.from_dict(d["game"])
+            game = None if d["game"] is None else SavedMatch.from_dict(d["game"])
             events = tuple((int(v), tuple(_event(e) for e in es)) for v, es in d["events"])
             key = d["turn_key"]
             room = cls(
@@ -469,7 +469,7 @@ class Room:
             ("computer", s.strength) if s.kind == "computer" else ("human", None)
             for s in self.seats
         )
-        game = Table.new(kinds, self.config.rules, self.config.rounds, seed, fair_seed)
+        game = SavedMatch.new(kinds, self.config.rules, self.config.rounds, seed, fair_seed)
         seats = tuple(replace(s, rematch=False) for s in self.seats)
         room = self._next(
             seats=seats, game=game, log_total=0, covering=None, turn_key=None, moves=((),),
@@ -647,7 +647,7 @@ class Room:
 
     # -- helpers -------------------------------------------------------------------------
     @property
-    def _game(self) -> Table:
+    def _game(self) -> SavedMatch:
         if self.game is None:
             raise Refused("wrong_phase", "the match has not started")
         return self.game
@@ -716,7 +716,7 @@ class Room:
         return seat
 
     def _after_play(
-        self, game: Table, entries: list[Entry], events: list[kc.Event], now: float
+        self, game: SavedMatch, entries: list[MoveEntry], events: list[kc.Event], now: float
     ) -> Room:
         total = self.log_total + len(entries)
         kept = (*self.events, (self.version + 1, tuple(events)))[-EVENTS_KEPT:]

@@ -25,7 +25,7 @@ from cardtable.kings_corner.replay import replay_round
 from cardtable.server.core.admission import Admission
 from cardtable.server.core.errors import damaged, wrong_phase
 from cardtable.server.core.store.base import JSON
-from cardtable.server.games.public import KCReplay, Table, kc_replay
+from cardtable.server.games.public import KCReplay, SavedMatch, kc_replay
 
 NOT_MOVES = ("reveal", "draw-king")
 play_out = kc_replay.play_out
@@ -60,7 +60,7 @@ async def replayed(
     admission: Admission,
     player: str,
     game_id: str,
-    table: Table,
+    table: SavedMatch,
     log_of: Callable[[], Sequence[JSON]],
     number: int,
 ) -> KCReplay:

@@ -17,7 +17,7 @@ from cardtable.poker_squares.review import REVIEW_BUDGET
 from cardtable.server.core.errors import damaged, wrong_phase
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.store import GameRecord, Store
-from cardtable.server.games.public import KCReplay, Table
+from cardtable.server.games.public import KCReplay, SavedMatch
 from cardtable.server.games.public import records as games
 from cardtable.server.review import jobs as review_jobs
 from cardtable.server.review import kings_corner as review_kc
@@ -83,10 +83,10 @@ async def kings_corner_round(
     """Round ``number`` of a finished match replayed with every hand shown (worked out once,
     admitted like a hint; a wait for a round being worked out for another holds no thread)."""
 
-    def loaded() -> tuple[str, Table]:
+    def loaded() -> tuple[str, SavedMatch]:
         record = games.load(store, game_id, player, "kings-corner")
         try:
-            table = Table.from_dict(record.state)
+            table = SavedMatch.from_dict(record.state)
         except ValueError:
             raise damaged("match") from None
         if number > table.match.rounds:

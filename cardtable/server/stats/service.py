@@ -18,8 +18,7 @@ from cardtable.poker_squares.hands import Hand
 from cardtable.server.core.store import Store
 from cardtable.server.daily.public import DailyStore, settle
 from cardtable.server.devices.public import DeviceStore
-from cardtable.server.games.public import KC_KIND, PS_KIND, StatsStore, TableError
-from cardtable.server.games.public import Table as KCTable
+from cardtable.server.games.public import KC_KIND, PS_KIND, SavedMatch, SavedMatchError, StatsStore
 from cardtable.server.stats.models import (
     Bar,
     History,
@@ -108,10 +107,10 @@ def _kc(stats: StatsStore, player: str) -> KCStats:
         state = states.get(f.game_id)
         if state is not None:
             try:
-                match = KCTable.from_dict(state).match
+                match = SavedMatch.from_dict(state).match
                 rule_set = match.rules.name
                 rounds_won = sum(seat in r.winners for r in match.round_results)
-            except (TableError, ValueError, TypeError, KeyError, AttributeError):
+            except (SavedMatchError, ValueError, TypeError, KeyError, AttributeError):
                 pass
         keys = (("all", ""), ("opponent", _opponent(players)), ("rules", rule_set))
         for key in keys:
@@ -141,8 +140,8 @@ def _kc_kept(state: Any) -> tuple[int, bool]:
     if state is None:
         return 0, False
     try:
-        match = KCTable.from_dict(state).match
-    except (TableError, ValueError, TypeError, KeyError):
+        match = SavedMatch.from_dict(state).match
+    except (SavedMatchError, ValueError, TypeError, KeyError):
         return 0, False
     rounds = match.round - 1 + (1 if match.state.is_over else 0)
     return rounds, match.round_fair is not None

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from cardtable import poker_squares as ps
 from cardtable.server import Settings, create_app
-from cardtable.server.games.kc_table import Table
+from cardtable.server.games.saved_match import SavedMatch
 from cardtable.server.review import jobs as review_jobs
 from cardtable.server.review.explain import GOOD_BELOW
 from cardtable.server.review.store import ReviewStore
@@ -245,7 +245,7 @@ def test_replay_of_finished_rounds_shows_every_turn(api: Api, other: Api) -> Non
     assert replay["result"]["penalties"] == over["match"]["results"][0]["penalties"]
     assert replay["final"]["piles"] == over["view"]["piles"]
     # Every hand at the end is the engine's.
-    state = Table.from_dict(table).match.state
+    state = SavedMatch.from_dict(table).match.state
     assert replay["final"]["hands"] == [[str(c) for c in h] for h in state.hands]
     turns = replay["turns"]
     assert turns and all(t["moves"] for t in turns)
@@ -295,6 +295,6 @@ def test_replay_follows_undo_and_a_whole_match(api: Api) -> None:
         raise AssertionError("the match did not end")
     assert undone["n"] > 0
     replay = api.get(f"{KC}/{game['id']}/rounds/1")
-    state = Table.from_dict(saved_state(api, game["id"])).match.state
+    state = SavedMatch.from_dict(saved_state(api, game["id"])).match.state
     assert replay["final"]["hands"] == [[str(c) for c in h] for h in state.hands]
     assert api.get(f"{KC}/{game['id']}/rounds/2", status=409)["code"] == "wrong_phase"

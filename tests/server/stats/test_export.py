@@ -21,7 +21,7 @@ from cardtable.server import Settings
 from cardtable.server.core.store import Store
 from cardtable.server.daily.store import DailyStore
 from cardtable.server.devices.players import player_key
-from cardtable.server.games.public import Table, shown
+from cardtable.server.games.public import SavedMatch, shown
 from cardtable.server.games.shown import cards_named
 from tests.server.helpers import Api, store_settings
 
@@ -101,9 +101,9 @@ def test_a_finished_daily_keeps_the_days_seed_and_a_finished_deal_shows_its_own(
     assert own["state"]["cards"] == [str(c) for c in truth.cards]
 
 
-def kc_position() -> Table:
+def kc_position() -> SavedMatch:
     """Two seats, the person's turn in round 1 of 3 (a fair match): North holds 8S."""
-    table = Table.new(
+    table = SavedMatch.new(
         (("human", None), ("computer", "easy")),
         kc.Rules.from_options("standard"),
         3,

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import choose_move
-from cardtable.server.games.kc_table import Table
+from cardtable.server.games.saved_match import SavedMatch
 from tests.web.a11y import check_screen
 from tests.web.conftest import NewPage
 from tests.web.kc_helpers import (
@@ -53,7 +53,7 @@ def round_back_to_me() -> int:
     """A four-player deal where the person starts, ends the turn at once, and the three
     computers' turns after it hand the play back to the person (the round goes on)."""
     for seed in range(1, 200):
-        table = Table.new(FOUR, kc.Rules(), 1, seed)
+        table = SavedMatch.new(FOUR, kc.Rules(), 1, seed)
         if table.match.state.to_play != 0:
             continue
         table, _, _ = table.played(0, "end", computer=False)

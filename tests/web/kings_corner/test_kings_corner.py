@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from cardtable import kings_corner as kc
 from cardtable.kings_corner.cpu import choose_move
-from cardtable.server.games.kc_table import Table
+from cardtable.server.games.saved_match import SavedMatch
 from tests.web.conftest import ConsoleGuard, NewPage
 from tests.web.kc_helpers import (
     CENTRE,
@@ -458,7 +458,7 @@ def computer_turn_then_mine() -> int:
     """A deal where the person starts, may end the turn at once, and the computer's turn
     after it hands the play back to the person (the round goes on)."""
     for seed in range(1, 200):
-        table = Table.new(VS_NORMAL, kc.Rules(), 1, seed)
+        table = SavedMatch.new(VS_NORMAL, kc.Rules(), 1, seed)
         state = table.match.state
         if state.to_play != 0 or "end" not in [str(m) for m in kc.legal_moves(state)]:
             continue

@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from playwright.sync_api import APIRequestContext, Page, Route, expect
 
 from cardtable.server.devices.players import player_key
-from cardtable.server.games.kc_table import Table
+from cardtable.server.games.saved_match import SavedMatch
 from tests.web.a11y import check_screen
 from tests.web.conftest import ConsoleGuard, NewPage
 from tests.web.helpers import cell
@@ -347,7 +347,7 @@ def test_kings_corner_replay_steps_through_every_turn(
     pid = headers["X-Player-Id"]
     record = store_of(live_app).load_game(game["id"], player_key(pid))
     assert record is not None
-    state = Table.from_dict(record.state).match.state
+    state = SavedMatch.from_dict(record.state).match.state
     for seat, hand in enumerate(state.hands):
         shown = page.locator(f".kr-hand[data-seat='{seat}'] [data-card]").evaluate_all(
             "els => els.map(e => e.dataset.card)"

@@ -20,28 +20,28 @@ MAX_COMPUTER_STEPS = 200
 """A computer turn longer than this is ended by the server (a guard; real turns are short)."""
 
 Seat = tuple[str, str | None]  # ("human", None) or ("computer", strength)
-Entry = dict[str, Any]
+MoveEntry = dict[str, Any]
 
 
-class TableError(ValueError):
+class SavedMatchError(ValueError):
     """A saved table that does not load."""
 
 
 class Played(NamedTuple):
     """One step played at a table: the new table, its log entries, the engine's events."""
 
-    table: Table
-    entries: list[Entry]
+    table: SavedMatch
+    entries: list[MoveEntry]
     events: list[kc.Event]
 
 
 @dataclass(frozen=True)
-class Table:
+class SavedMatch:
     match: kc.Match
     seats: tuple[Seat, ...]
     revealed: int | None
     """The person whose hand is on show; None while every hand is hidden."""
-    log: tuple[Entry, ...] = ()
+    log: tuple[MoveEntry, ...] = ()
     """Recent steps, newest last: {"seat", "move", "turn", "round"}."""
     steps: int = 0
     """Computer steps taken so far in the current turn (seeds the computer's choices)."""
@@ -55,7 +55,7 @@ class Table:
         rounds: int,
         seed: int,
         fair_seed: str | None = None,
-    ) -> Table:
+    ) -> SavedMatch:
         match = kc.Match(len(seats), rules, rounds, seed, fair_seed)
         return cls(match, seats, _first_shown(seats, match))
 
@@ -70,15 +70,15 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, d: Any) -> Table:
+    def from_dict(cls, d: Any) -> SavedMatch:
         if not isinstance(d, dict) or d.get("format") != FORMAT:
-            raise TableError(f"not a saved Kings Corner table (expected {FORMAT!r})")
+            raise SavedMatchError(f"not a saved Kings Corner table (expected {FORMAT!r})")
         try:
             match = kc.Match.from_dict(d["match"])
             seats = tuple((s["kind"], s["strength"]) for s in d["seats"])
             return cls(match, seats, d["revealed"], tuple(d["log"]), int(d["steps"]))
         except (KeyError, TypeError, kc.MatchError) as exc:
-            raise TableError(f"saved table does not load: {exc}") from None
+            raise SavedMatchError(f"saved table does not load: {exc}") from None
 
     # -- what the page sees ------------------------------------------------------------
     @property
@@ -132,7 +132,7 @@ class Table:
         table = replace(self, match=match, revealed=revealed, log=log, steps=steps)
         return Played(table, entries, events)
 
-    def undone(self) -> Table:
+    def undone(self) -> SavedMatch:
         match = self.match.undo()
         log = self.log
         last = log[-1] if log else None
@@ -145,16 +145,16 @@ class Table:
             log = log[:-1]
         return replace(self, match=match, log=log)
 
-    def revealed_to(self) -> Table:
+    def revealed_to(self) -> SavedMatch:
         return replace(self, revealed=self.match.state.to_play)
 
-    def next_round(self) -> Table:
+    def next_round(self) -> SavedMatch:
         match = self.match.next_round()
         # The log shows the current round only: the cards it names are on this round's piles.
         shown = _first_shown(self.seats, match)
         return replace(self, match=match, revealed=shown, log=(), steps=0)
 
-    def trimmed(self, keep: int) -> Table:
+    def trimmed(self, keep: int) -> SavedMatch:
         return replace(self, log=self.log[-keep:]) if len(self.log) > keep else self
 
     def computer_rng(self) -> random.Random:
@@ -162,7 +162,7 @@ class Table:
         m = self.match
         return random.Random(f"{m.seed}:{m.round}:{m.state.turn}:{self.steps}")
 
-    def _entry(self, seat: int, move: str, match: kc.Match) -> Entry:
+    def _entry(self, seat: int, move: str, match: kc.Match) -> MoveEntry:
         return {"seat": seat, "move": move, "turn": match.state.turn, "round": match.round}
 
 

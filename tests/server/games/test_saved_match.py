@@ -9,7 +9,7 @@ import pytest
 
 from cardtable.kings_corner import Match, Rules, setup
 from cardtable.server.games import service as games_service
-from cardtable.server.games.kc_table import Table, TableError
+from cardtable.server.games.saved_match import SavedMatch, SavedMatchError
 from tests.server.helpers import Api
 
 STANDARD = Rules.preset("standard")
@@ -18,15 +18,15 @@ PERSON = ("human", None)
 CPU = ("computer", "easy")
 
 
-def table_at(rules: Rules, seats: Any, revealed: int | None, **position: Any) -> Table:
+def table_at(rules: Rules, seats: Any, revealed: int | None, **position: Any) -> SavedMatch:
     """A table whose current round is the explicit position (turn 1)."""
     saved = Match(len(seats), rules, 1, seed=1).to_dict()
     saved["state"] = setup(rules, **position).to_dict()
-    return Table(Match.from_dict(saved), tuple(seats), revealed)
+    return SavedMatch(Match.from_dict(saved), tuple(seats), revealed)
 
 
 def test_one_person_always_sees_their_hand() -> None:
-    t = Table.new((PERSON, CPU, CPU), STANDARD, 1, seed=5)
+    t = SavedMatch.new((PERSON, CPU, CPU), STANDARD, 1, seed=5)
     assert t.revealed == 0
     while t.phase == "computer":
         t, _, _ = t.played(t.match.state.to_play, "end", computer=True)
@@ -73,7 +73,7 @@ def test_computer_randomness_is_reproducible_per_step() -> None:
     t = table_at(STANDARD, (PERSON, CPU), 0, piles={"N": ["9H"]},
                  hands=[["2C", "3C"], ["8S", "4D"]], stock=[], to_play=1)  # fmt: skip
     assert t.phase == "computer"
-    again = Table.from_dict(t.to_dict())
+    again = SavedMatch.from_dict(t.to_dict())
     assert t.computer_rng().random() == again.computer_rng().random()
     stepped, _, _ = t.played(1, "8S>N", computer=True)
     assert stepped.steps == 1
@@ -87,7 +87,7 @@ def test_next_round_starts_a_fresh_log() -> None:
                  piles={"N": ["9H"]}, hands=[["8S"], ["6H"]], stock=[])  # fmt: skip
     saved = t.match.to_dict()
     saved["rounds"] = 3
-    t = Table(Match.from_dict(saved), t.seats, 0)
+    t = SavedMatch(Match.from_dict(saved), t.seats, 0)
     t, _, _ = t.played(0, "8S>N", computer=False)
     assert t.phase == "round_over" and t.log
     t = t.next_round()
@@ -98,8 +98,8 @@ def test_next_round_starts_a_fresh_log() -> None:
     "saved", [None, {}, {"format": "x"}, {"format": "cardtable-server/kings-corner/1"}]
 )
 def test_damaged_tables_do_not_load(saved: Any) -> None:
-    with pytest.raises(TableError):
-        Table.from_dict(saved)
+    with pytest.raises(SavedMatchError):
+        SavedMatch.from_dict(saved)
 
 
 def test_a_computer_mistake_ends_its_turn(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
