@@ -7,10 +7,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from cardtable.server.core.models import Request
+from cardtable.server.games.public import PointTable as PointTable  # the routes name it here
 from cardtable.server.games.public import PSGame
-
-PointTable = Literal["american", "british"]
-"""A Poker Squares points table: the American or the British scoring."""
 
 
 class DailyRow(BaseModel):

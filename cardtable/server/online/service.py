@@ -56,9 +56,9 @@ STATUS = {
 ORIGIN = re.compile(r"https?://(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})?")
 PAGE = "/kings-corner-online.html"
 
-Change = Callable[[Room, float], Room | None]
+RoomChange = Callable[[Room, float], Room | None]
 """A change asked for, given the table and the time now (None: nothing to save)."""
-Deal = Callable[[Room, str, int, float, str | None], Room]
+RoomDeal = Callable[[Room, str, int, float, str | None], Room]
 """A change that deals a new match (`Room.start`, `Room.rematch`)."""
 
 
@@ -129,7 +129,7 @@ def act(
     token: str,
     player: str,
     version: int,
-    change: Change,
+    change: RoomChange,
     current: Callable[[Room, int], bool] = Room.current,
 ) -> str:
     """Load, check the version, change (given the time now), save with compare-and-set,
@@ -164,7 +164,7 @@ def act(
 
 
 def _deal(
-    tables: OnlineTables, token: str, player: str, version: int, deal: Deal, test: int | None
+    tables: OnlineTables, token: str, player: str, version: int, deal: RoomDeal, test: int | None
 ) -> str:
     """A change that deals a new match with its integer seed (who starts) and its fair seed
     (every round's deal, docs/fairness.md); a test's seed ``test`` (``X-Test-Seed``) deals

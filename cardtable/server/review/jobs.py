@@ -62,7 +62,7 @@ SERVED_REMEMBERED = 10_000
 """Players whose last start is remembered (for the turns)."""
 
 log = logging.getLogger("cardtable.server")
-State = tuple[str, int, int, dict[str, Any] | None]
+JobState = tuple[str, int, int, dict[str, Any] | None]
 
 
 def too_many(queue: int) -> ApiError:
@@ -75,7 +75,7 @@ def too_many(queue: int) -> ApiError:
     )
 
 
-def status(row: ReviewRow | None, now: float) -> State:
+def status(row: ReviewRow | None, now: float) -> JobState:
     """(state, done, total, review) as the API shows a stored row."""
     if row is None:
         return "none", 0, STEPS, None
@@ -206,7 +206,7 @@ def reviews_of(runtime: Runtime) -> Reviews:
 def ensure(
     runtime: Runtime, store: Store, player: str, game_id: str, version: int, game: ps.Game,
     budget: int,
-) -> State:  # fmt: skip
+) -> JobState:  # fmt: skip
     """Start the review of a finished deal unless it is stored or running; its status."""
     state = status(ReviewStore(store).load(game_id, PART), time.time())
     if state[0] in ("done", "running"):

@@ -42,7 +42,7 @@ def _budget(runtime: Runtime) -> int:
     return REVIEW_BUDGET if budget is None else max(budget, 0)
 
 
-def _answer(state: review_jobs.State, store: Store, game_id: str) -> PSReviewStatus:
+def _answer(state: review_jobs.JobState, store: Store, game_id: str) -> PSReviewStatus:
     """The answer for a review's state; a done review with its words (`explain`) and the
     placements made after a hint, read from the game's move log."""
     name, done, total, review = state
