@@ -25,21 +25,21 @@ WIDE = frozenset("\ufdfa\ufdfb\ufdfd\u2e3a\u2e3b\ua9c5")
 CUNEIFORM = (0x12000, 0x1254F)
 
 
-class Refused(ValueError):
+class NameRefused(ValueError):
     """A name no one should have to read; the message says why."""
 
 
 def check_seen(name: str) -> None:
-    """Raise `Refused` unless ``name`` shows something, at the width of its letters."""
+    """Raise `NameRefused` unless ``name`` shows something, at the width of its letters."""
     if not any(_seen(ch) for ch in name):
-        raise Refused("nothing in it can be seen: use letters, digits or symbols")
+        raise NameRefused("nothing in it can be seen: use letters, digits or symbols")
     if any(ch in WIDE or CUNEIFORM[0] <= ord(ch) <= CUNEIFORM[1] for ch in name):
-        raise Refused("it holds a character drawn far wider than a letter")
+        raise NameRefused("it holds a character drawn far wider than a letter")
     run = 0
     for ch in name:
         run = run + 1 if _mark(ch) else 0
         if run > MAX_MARKS:
-            raise Refused(f"more than {MAX_MARKS} accents are stacked on one letter")
+            raise NameRefused(f"more than {MAX_MARKS} accents are stacked on one letter")
 
 
 def _seen(ch: str) -> bool:

@@ -54,7 +54,7 @@ UNCHECKED = (
 
 
 @dataclass(frozen=True)
-class Verdict:
+class FairPlayVerdict:
     """The fair-play reading of one finished deal."""
 
     total: int
@@ -106,7 +106,7 @@ def _fit(came: float, ws: list[float]) -> tuple[float, float]:
     return came - mean, sum((v - mean) ** 2 for v in ws) / len(ws)
 
 
-def judge(table: str, cards: Sequence[Card], placements: Sequence[int]) -> Verdict:
+def judge(table: str, cards: Sequence[Card], placements: Sequence[int]) -> FairPlayVerdict:
     """The verdict on a finished deal: held when ``z >= HOLD_Z``."""
     return verdict(table, cards, placements, fits(table, cards, placements))
 
@@ -116,14 +116,14 @@ def verdict(
     cards: Sequence[Card],
     placements: Sequence[int],
     all_steps: Sequence[tuple[float, float]],
-) -> Verdict:
+) -> FairPlayVerdict:
     """The verdict from the deal's `fits` (computed once by the caller)."""
     steps = all_steps[FROM_CARD - 2 :]
     fit = sum(d for d, _ in steps)
     spread = sum(v for _, v in steps) ** 0.5
     z = fit / spread if spread > 0 else 0.0
     total = Game(table, tuple(cards[:CELLS]), tuple(placements)).total
-    return Verdict(total=total, fit=round(fit, 1), z=round(z, 2), held=z >= HOLD_Z)
+    return FairPlayVerdict(total=total, fit=round(fit, 1), z=round(z, 2), held=z >= HOLD_Z)
 
 
 def fits_of(all_worths: Sequence[tuple[float, list[float]]]) -> list[tuple[float, float]]:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import unicodedata
 
-from cardtable.server.core.names import BLANK, ZWJ, Refused, check_seen
+from cardtable.server.core.names import BLANK, ZWJ, NameRefused, check_seen
 
 NAME_MAX = 24
 
-__all__ = ["NAME_MAX", "Refused", "clean"]
+__all__ = ["NAME_MAX", "NameRefused", "clean"]
 
 
 def _dropped(ch: str) -> bool:
@@ -22,7 +22,7 @@ def _dropped(ch: str) -> bool:
 
 
 def clean(text: str) -> str | None:
-    """The name as the boards show it; None for a text of spaces (anonymous); `Refused`
+    """The name as the boards show it; None for a text of spaces (anonymous); `NameRefused`
     when it would show nothing a reader can see, or show it far too wide."""
     if not text.strip():
         return None

@@ -301,7 +301,7 @@ def set_name(store: Store, player: str, text: str | None) -> DisplayName:
     player anonymous."""
     try:
         name = None if text is None else names.clean(text)
-    except names.Refused as exc:
+    except names.NameRefused as exc:
         raise ApiError(422, "invalid_name", f"name: {exc}") from None
     DailyStore(store).set_name(player, name)
     return DisplayName(name=name)

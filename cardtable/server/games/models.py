@@ -179,7 +179,7 @@ class ComputerSeat(Request):
     strength: Strength = "normal"
 
 
-Seat = Annotated[HumanSeat | ComputerSeat, Field(discriminator="kind")]
+SeatIn = Annotated[HumanSeat | ComputerSeat, Field(discriminator="kind")]
 _HUMAN_SEAT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"kind": {"type": "string", "const": "human"}},
@@ -206,7 +206,7 @@ class CustomRules(Request):
 
 
 class KCNewGame(Request):
-    seats: list[Seat] = Field(
+    seats: list[SeatIn] = Field(
         min_length=2,
         max_length=4,
         description="Seat 0 is the person starting the game, so it is human.",

@@ -19,7 +19,7 @@ FORMAT = "cardtable-server/kings-corner/1"
 MAX_COMPUTER_STEPS = 200
 """A computer turn longer than this is ended by the server (a guard; real turns are short)."""
 
-Seat = tuple[str, str | None]  # ("human", None) or ("computer", strength)
+SeatPlayer = tuple[str, str | None]  # ("human", None) or ("computer", strength)
 MoveEntry = dict[str, Any]
 
 
@@ -38,7 +38,7 @@ class Played(NamedTuple):
 @dataclass(frozen=True)
 class SavedMatch:
     match: kc.Match
-    seats: tuple[Seat, ...]
+    seats: tuple[SeatPlayer, ...]
     revealed: int | None
     """The person whose hand is on show; None while every hand is hidden."""
     log: tuple[MoveEntry, ...] = ()
@@ -50,7 +50,7 @@ class SavedMatch:
     @classmethod
     def new(
         cls,
-        seats: tuple[Seat, ...],
+        seats: tuple[SeatPlayer, ...],
         rules: kc.Rules,
         rounds: int,
         seed: int,
@@ -166,6 +166,6 @@ class SavedMatch:
         return {"seat": seat, "move": move, "turn": match.state.turn, "round": match.round}
 
 
-def _first_shown(seats: tuple[Seat, ...], match: kc.Match) -> int | None:
+def _first_shown(seats: tuple[SeatPlayer, ...], match: kc.Match) -> int | None:
     humans = [i for i, (kind, _) in enumerate(seats) if kind == "human"]
     return humans[0] if len(humans) == 1 else None

@@ -70,6 +70,6 @@ def display_name(text: str) -> str:
             raise invalid_name(f"a name may not contain the character U+{ord(ch):04X}")
     try:
         names.check_seen(name)
-    except names.Refused as exc:
+    except names.NameRefused as exc:
         raise invalid_name(f"name: {exc}") from None
     return name

@@ -138,7 +138,7 @@ class Hub:
 
 Standing = Callable[[list[str]], dict[str, str]]
 """The store's answer for some credentials: "ok", "revoked" or "gone" for each (blocking)."""
-Refused = Callable[[str], None]
+OnRefused = Callable[[str], None]
 """Told a connection's credential is no longer "ok" (with its standing)."""
 
 
@@ -149,14 +149,14 @@ class CredentialGuard:
         self._standing = standing
         self.every = every
         """Seconds between sweeps over every open connection."""
-        self._open: dict[str, set[Refused]] = {}
+        self._open: dict[str, set[OnRefused]] = {}
         self._waiting: dict[str, list[asyncio.Future[str]]] = {}
         self._batch: asyncio.Task[None] | None = None
         self.queries = 0
         """Batches read from the store (for tests)."""
 
     @contextmanager
-    def guard(self, cred: str, refused: Refused) -> Iterator[None]:
+    def guard(self, cred: str, refused: OnRefused) -> Iterator[None]:
         """While the block runs, a sweep that finds ``cred`` signed out or deleted calls
         ``refused`` with its standing."""
         with member(self._open, cred, refused):

@@ -89,7 +89,7 @@ def status(row: ReviewRow | None, now: float) -> JobState:
 
 
 @dataclass
-class Job:
+class ReviewJob:
     store: Store
     game_id: str
     player: str
@@ -111,14 +111,14 @@ class Reviews:
         self._lock = threading.Lock()
         self._running: dict[str, str] = {}
         """player -> the game whose review runs."""
-        self._waiting: OrderedDict[str, deque[Job]] = OrderedDict()
+        self._waiting: OrderedDict[str, deque[ReviewJob]] = OrderedDict()
         """player -> their waiting reviews, in the order they first waited."""
         self._served: OrderedDict[str, None] = OrderedDict()
         """Players by their last review started, oldest first (whose turn is next)."""
         self.threads: list[threading.Thread] = []
         """The computing threads started (tests join them)."""
 
-    def ask(self, job: Job) -> str:
+    def ask(self, job: ReviewJob) -> str:
         """Queue ``job`` (or note that it was asked about again): ``running`` when it runs
         here, else ``waiting``; `too_many` beyond the player's limit."""
         with self._lock:
@@ -142,10 +142,10 @@ class Reviews:
         with self._lock:
             return len(self._running), sum(len(q) for q in self._waiting.values())
 
-    def _dispatch(self) -> list[Job]:
+    def _dispatch(self) -> list[ReviewJob]:
         """Start waiting reviews while there is room, the players in turn: the next start
         goes to the waiting player whose last one is oldest (under the lock)."""
-        started: list[Job] = []
+        started: list[ReviewJob] = []
         forgotten = time.monotonic() - FORGOTTEN
         while len(self._running) < self.running_max:
             ready: list[str] = []
@@ -179,7 +179,7 @@ class Reviews:
             started.append(job)
         return started
 
-    def _run(self, job: Job) -> None:
+    def _run(self, job: ReviewJob) -> None:
         try:
             compute(self.admission, job)
         finally:
@@ -211,7 +211,7 @@ def ensure(
     state = status(ReviewStore(store).load(game_id, PART), time.time())
     if state[0] in ("done", "running"):
         return state
-    job = Job(store, game_id, player, version, game, budget)
+    job = ReviewJob(store, game_id, player, version, game, budget)
     if reviews_of(runtime).ask(job) == RUNNING:
         # Its thread claims the row first: answer once it has, so that every process reading
         # the row from now on sees the review running.
@@ -220,7 +220,7 @@ def ensure(
     return "waiting", state[1], state[2], None
 
 
-def compute(admission: Admission, job: Job) -> None:
+def compute(admission: Admission, job: ReviewJob) -> None:
     """Claim the review's row and compute it step by step in the search pool."""
     reviews = ReviewStore(job.store)
     owner = secrets.token_hex(8)

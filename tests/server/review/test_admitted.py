@@ -61,7 +61,7 @@ class Gate:
                 assert self.open.wait(WAIT), "the gate was never opened"
             return real_step(game, placed, budget)
 
-        def compute(admission: Admission, job: review_jobs.Job) -> None:
+        def compute(admission: Admission, job: review_jobs.ReviewJob) -> None:
             self.started.append(job.game_id)
             real_compute(admission, job)
 

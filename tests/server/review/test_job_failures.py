@@ -48,12 +48,14 @@ def store(tmp_path: Path) -> Iterator[Store]:
         opened.close()
 
 
-def a_job(store: Store, game_id: str = "g1", player: str = "ann", seed: int = 1) -> review_jobs.Job:
+def a_job(
+    store: Store, game_id: str = "g1", player: str = "ann", seed: int = 1
+) -> review_jobs.ReviewJob:
     """The review of a finished deal (each card on the next cell, row by row)."""
     dealt = ps.deal("american", seed)
     game = ps.Game(dealt.table, dealt.cards, tuple(range(25)))
     assert game.is_over
-    return review_jobs.Job(store, game_id, player, 1, game, 0)
+    return review_jobs.ReviewJob(store, game_id, player, 1, game, 0)
 
 
 def row_of(store: Store, game_id: str = "g1") -> ReviewRow:
@@ -208,7 +210,7 @@ def test_a_review_fails_when_the_pool_stays_broken(
 # -- no spare slot for a while ---------------------------------------------------------------
 
 
-def run_in_thread(admission: Admission, job: review_jobs.Job) -> threading.Thread:
+def run_in_thread(admission: Admission, job: review_jobs.ReviewJob) -> threading.Thread:
     worker = threading.Thread(target=review_jobs.compute, args=(admission, job), daemon=True)
     worker.start()
     return worker
