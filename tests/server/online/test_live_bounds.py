@@ -269,7 +269,12 @@ def flood(ws: ClientConnection) -> list[JSON]:
     with contextlib.suppress(ConnectionClosed):
         while True:
             answers.append(json.loads(ws.recv(timeout=10)))
-    assert (ws.close_code, ws.close_reason) == (1008, "too many messages")
+    # The server sends 1008 and stops reading; pings still unread when it drops the socket
+    # may turn the drop into a reset that reaches the client before its close frame, so the
+    # client sees 1006 then. Either way the server counted the close (`closes()`).
+    assert ws.close_code in (1008, 1006), ws.close_code
+    if ws.close_code == 1008:
+        assert ws.close_reason == "too many messages"
     return answers
 
 
