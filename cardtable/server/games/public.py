@@ -42,7 +42,7 @@ from cardtable.server.games.saved_match import (
     SavedMatch,
     SavedMatchError,
 )
-from cardtable.server.games.service import KC_KIND, PS_KIND
+from cardtable.server.games.service import KC_KIND, PS_KIND, kc_rules
 from cardtable.server.games.service import ps_render as render_ps
 from cardtable.server.games.shown import shown
 from cardtable.server.games.store import StatsStore
@@ -71,6 +71,7 @@ __all__ = [
     "StatsStore",
     "Strength",
     "kc_replay",
+    "kc_rules",
     "records",
     "render_ps",
     "shown",

@@ -52,6 +52,7 @@ from cardtable.server.games.models import (
     KCRoundResult,
     KCStep,
     KCView,
+    PresetRules,
     PSGame,
     PSHint,
     PSHistoryEntry,
@@ -386,10 +387,12 @@ def _kc_change(
     return change, KCMoved(table=table, events=events or [])
 
 
-def kc_rules(body: KCNewGame) -> kc.Rules:
-    if isinstance(body.rules, CustomRules):
-        return kc.Rules.from_options(body.rules.model_dump())
-    return kc.Rules.from_options(body.rules.preset)
+def kc_rules(rules: CustomRules | PresetRules) -> kc.Rules:
+    """The engine's rules for a request's ``rules`` (a preset's name, or every option);
+    online tables take theirs the same way."""
+    if isinstance(rules, CustomRules):
+        return kc.Rules.from_options(rules.model_dump())
+    return kc.Rules.from_options(rules.preset)
 
 
 def kc_new_match(
@@ -402,7 +405,7 @@ def kc_new_match(
     seed = test_seed or secrets.randbits(63)
     # Rounds are dealt from a fair seed (docs/fairness.md); X-Test-Seed from the integer seed.
     fair_seed = None if test_seed else new_seed()
-    table = SavedMatch.new(seats, kc_rules(body), body.rounds, seed, fair_seed)
+    table = SavedMatch.new(seats, kc_rules(body.rules), body.rounds, seed, fair_seed)
     entry: dict[str, Any] = {"action": "deal", "seed": seed, "seats": [list(s) for s in seats]}
     record = store.create_game(player, KC_KIND, table.to_dict(), finished=False, log=[entry])
     store.prune(player, KC_KIND, retention.keep(runtime))

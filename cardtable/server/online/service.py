@@ -30,7 +30,7 @@ from cardtable.server.core.errors import ApiError, invalid, not_found, wrong_pha
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.core.runtime import SITE_LOOKUPS
 from cardtable.server.core.store import StaleVersion
-from cardtable.server.games.public import CustomRules, KCReplay, kc_replay
+from cardtable.server.games.public import KCReplay, kc_replay, kc_rules
 from cardtable.server.games.public import records as games
 from cardtable.server.online import codes
 from cardtable.server.online.models import (
@@ -280,13 +280,9 @@ def create(tables: OnlineTables, body: NewTable, player: str, address: str) -> C
 
 
 def _config(body: NewTable, settings: OnlineSettings) -> Config:
-    if isinstance(body.rules, CustomRules):
-        rules = kc.Rules.from_options(body.rules.model_dump())
-    else:
-        rules = kc.Rules.preset(body.rules.preset)
     return Config(
         players=len(body.seats),
-        rules=rules,
+        rules=kc_rules(body.rules),
         rounds=body.rounds,
         turn_timer=body.turn_timer,
         grace=settings.grace_seconds,
