@@ -1,7 +1,7 @@
 """Hostile clients against a real server (issue 27): does anyone starve an ordinary player?
 
     python -m bench.abuse [--seconds 20] [--only NAME ...] [--scale 1] [--pace 0.05]
-                          [--one-server] [--json F]
+                          [--one-server] [--proxy] [--json F]
 
 Each row starts ``cardtable serve`` (the real command, access log on, a fresh SQLite store in
 a temporary folder, in a process group of its own) on a free 127.0.0.1 port. An ordinary
@@ -92,6 +92,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from bench.online import cpu_seconds, percentile, rss_kib
+from bench.proxy import Nginx
 from bench.server_load import CELLS, HOST
 from bench.soak import person, serve
 
@@ -1269,11 +1270,25 @@ async def next_event(events: Any, proc: Any, timeout: float) -> tuple[str, Any]:
 
 
 @contextlib.contextmanager
-def server_for(root: Path, name: str, nofile: int | None) -> Iterator[Server]:
+def server_for(
+    root: Path, name: str, nofile: int | None, *, proxied: bool = False
+) -> Iterator[Server]:
+    """A fresh server for a row; ``proxied``: behind the shipped nginx site (deploy/nginx/,
+    bench/proxy.py), which every client of the row then talks to (the server believes the
+    proxy's X-Forwarded-For, so its per-address limits see the clients' own addresses)."""
     data = root / name
     data.mkdir(parents=True)
-    with serve(data, timeout=180, nofile=nofile, group=True) as s:
-        yield Server(s.port, s.proc.pid, data / "store")
+    args = ("--forwarded-allow-ips", HOST) if proxied else ()
+    with serve(data, timeout=180, nofile=nofile, group=True, args=args) as s:
+        if not proxied:
+            yield Server(s.port, s.proc.pid, data / "store")
+            return
+        proxy = Nginx(data / "nginx", [f"{HOST}:{s.port}"])
+        proxy.start()
+        try:
+            yield Server(proxy.port, s.proc.pid, data / "store")
+        finally:
+            proxy.stop()
 
 
 def run_row(
@@ -1411,6 +1426,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="run the attacker process at this niceness (0; 19: the attacker's own CPU, "
         "which a real attacker spends on its own machine, yields to the server's)",
     )
+    parser.add_argument(
+        "--proxy",
+        action="store_true",
+        help="every row's server behind nginx with deploy/nginx/'s configuration (Debian's "
+        "nginx package); the clients talk to the proxy",
+    )
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args(argv)
     chosen = attacks(args.scale, args.big_mib)
@@ -1428,7 +1449,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
-        f"abuse: cardtable serve on {HOST} (SQLite, access log on, a fresh server per row"
+        f"abuse: cardtable serve on {HOST}{' behind nginx (deploy/nginx/)' * args.proxy} "
+        "(SQLite, access log on, a fresh server per row"
         f"{' (--one-server)' if args.one_server else ''}), {args.seconds:g} s per row, "
         f"{os.cpu_count()} CPUs, load average at the start: {load}",
         flush=True,
@@ -1439,7 +1461,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with contextlib.ExitStack() as shared:
             one = (
-                shared.enter_context(server_for(root, "shared", None)) if args.one_server else None
+                shared.enter_context(server_for(root, "shared", None, proxied=args.proxy))
+                if args.one_server
+                else None
             )
 
             def row(attack: Attack | None, online_baseline: bool = False) -> dict[str, Any]:
@@ -1447,7 +1471,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 at_table = attack.online if attack else online_baseline
                 if one is not None and not (attack and attack.nofile):
                     return run_row(one, attack, args, at_table=at_table)
-                with server_for(root, name, attack.nofile if attack else None) as s:
+                nofile = attack.nofile if attack else None
+                with server_for(root, name, nofile, proxied=args.proxy) as s:
                     return run_row(s, attack, args, at_table=at_table)
 
             base = row(None)

@@ -67,15 +67,16 @@ def serve(
     no_limits: bool = False,
     nofile: int | None = None,
     group: bool = False,
+    args: Sequence[str] = (),
 ) -> Iterator[Server]:
     """``cardtable serve`` on a free 127.0.0.1 port until the block ends. ``nofile``: the
     server's soft limit of open files; ``group``: the server leads a process group of its
     own, and whatever is left of the group when the server has stopped (its search workers)
-    is killed too."""
+    is killed too. ``args``: more `cardtable serve` options."""
     port = free_port()
     log = data / "serve.log"
     cmd = [sys.executable, "-m", "cardtable.cli.main", "serve", "--host", HOST,
-           "--port", str(port), "--data", str(data / "store")]  # fmt: skip
+           "--port", str(port), "--data", str(data / "store"), *args]  # fmt: skip
     if no_limits:
         cmd += ["--player-rate", "0", "--hint-rate", "0", "--signup-rate", "0"]
 

@@ -34,6 +34,7 @@ FIRST = (
     # (`--durations` of 2026-12-03, docs/checks.md). The cluster's group comes first anyway
     # (xdist hands out the units with the most tests first).
     "tests/online_multi/",
+    "tests/proxy/",
     "tests/web/devices/test_devices.py",
     "tests/web/kings_corner/test_kings_corner.py",
     "tests/web/kings_corner/test_screens.py",
@@ -69,6 +70,8 @@ GROUPS = (
         "tests/online_multi/test_two_processes.py",
         "tests/online_multi/test_browser_two_processes.py",
     )),
+    # The `site` of tests/proxy: nginx in front of two `cardtable serve` processes.
+    ("proxy-site", ("tests/proxy/",)),
 )  # fmt: skip
 """(group name, node id prefixes) for the scheduler below."""
 

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -20,23 +21,35 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class ServeProcess:
     def __init__(
-        self, data: Path, log: Path, database_url: str | None = None, *, workers: int = 1
+        self,
+        data: Path,
+        log: Path,
+        database_url: str | None = None,
+        *,
+        workers: int = 1,
+        args: Sequence[str] = (),
     ) -> None:
         self.data, self.log, self.database_url = data, log, database_url
         self.workers = workers
+        self.args = tuple(args)
+        """More `cardtable serve` options (``--forwarded-allow-ips 127.0.0.1``, ...)."""
         self.proc: subprocess.Popen[bytes] | None = None
+        self.port = 0
+        """The port of the last start."""
         self.base = ""
 
-    def start(self, timeout: float | None = None) -> str:
+    def start(self, timeout: float | None = None, *, same_port: bool = False) -> str:
+        """Start the process and wait for its /healthz; ``same_port``: on the port of the
+        last start (a proxy in front of it knows it by its port), else on a free one."""
         # Workers import the site side by side: on a busy machine that takes a while.
         timeout = timeout or (60.0 if self.workers == 1 else 150.0)
-        port = free_port()
+        port = self.port = self.port if same_port and self.port else free_port()
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
         if self.database_url is not None:
             env["DATABASE_URL"] = self.database_url
         cmd = [sys.executable, "-m", "cardtable.cli.main", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--data", str(self.data),
-               "--workers", str(self.workers)]  # fmt: skip
+               "--workers", str(self.workers), *self.args]  # fmt: skip
         with self.log.open("ab") as out:
             # Its own process group: with workers, a crash kills the supervisor and every
             # worker at once (`kill`).
