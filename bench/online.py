@@ -2,14 +2,16 @@
 table, what a live connection costs the server, and whether any move is lost or doubled.
 
     python -m bench.online [--tables 200] [--moves 15] [--think 3] [--clients 4]
-                           [--sqlite | --postgres | --both]
+                           [--processes 2] [--sqlite | --postgres | --both]
 
 Everything runs on loopback. Each setup starts real ``cardtable serve`` processes
 (subprocesses, access log off): ``--sqlite`` one process on a temporary SQLite folder,
-``--postgres`` TWO processes sharing one throwaway PostgreSQL (``DATABASE_URL`` if set, else a
-private server started the way the tests start theirs, tests/support/postgres.py), with the
-devices of each table split over the two processes so most deliveries cross processes through
-LISTEN/NOTIFY. ``--both`` (the default) runs one after the other.
+``--postgres`` ``--processes`` (2) processes sharing one throwaway PostgreSQL (``DATABASE_URL``
+if set, else a private server started the way the tests start theirs,
+tests/support/postgres.py), with the devices of each table split over two of the processes
+(alternating by table) so most deliveries cross processes through LISTEN/NOTIFY; every process
+hears every table's NOTIFY, so what a move costs beyond two processes is the fan-out's cost
+(docs/operating.md, "Grow"). ``--both`` (the default) runs one after the other.
 
 Each table has three devices, each its own player id and its own loopback address (127.1.x.y,
 so the per-address limits see separate clients, as for real people): the host creates the
@@ -35,6 +37,9 @@ Figures per setup:
   were played, over the number of moves (the move itself, its pushes to three devices, and
   the background work: presence, driver, poll): what bounds the moves per second one core
   can carry, whatever else the machine runs.
+- PostgreSQL CPU per move (``--postgres``, with a private server): the CPU time its
+  processes (the postmaster and its children: the connections' backends) used while the moves
+  were played, over the number of moves.
 - errors: failed requests, live connections that closed or never opened, deliveries that
   did not arrive within 10 s.
 - lost and duplicated moves: the moves are the log entries the POST answers report (round,
@@ -613,7 +618,37 @@ def client_process(plan: Plan, barrier: Any, results: Any) -> None:
         results.put({"errors": {f"client: {type(exc).__name__}: {exc}": 1}})
 
 
-def run_setup(label: str, servers: list[Server], args: argparse.Namespace) -> dict[str, Any]:
+def postgres_pids(url: str) -> list[int]:
+    """The processes of the PostgreSQL server at ``url`` when it runs on this machine (its
+    postmaster and the postmaster's children); empty if they cannot be found."""
+    import psycopg
+
+    try:
+        with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+            row = conn.execute("SHOW data_directory").fetchone()
+        assert row is not None
+        master = int((Path(row[0]) / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, AssertionError, psycopg.Error):
+        return []
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rpartition(")")[2].split()[1]) == master:
+                children.append(int(stat.parent.name))
+    return [master, *children]
+
+
+def _cpu_of(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(pid)
+    return total
+
+
+def run_setup(
+    label: str, servers: list[Server], args: argparse.Namespace, database_url: str | None = None
+) -> dict[str, Any]:
     """One setup with ``args.clients`` client processes sharing the tables."""
     load_before = os.getloadavg()[0]
     endpoints = [Endpoint(s.name, s.base) for s in servers]
@@ -644,12 +679,15 @@ def run_setup(label: str, servers: list[Server], args: argparse.Namespace) -> di
         setup_s = time.monotonic() - t0
         print(f"[{label}] set up in {setup_s:.1f} s; playing ...", flush=True)
         cpu_before = sum(cpu_seconds(s.proc.pid) for s in servers)
+        pg = postgres_pids(database_url) if database_url else []
+        pg_before = _cpu_of(pg)
         t1 = time.monotonic()
         barrier.wait(60)  # 4
         for _ in procs:
             outcome.append(results.get(timeout=max(1.0, deadline - time.monotonic())))
         play_s = time.monotonic() - t1
         cpu_play = sum(cpu_seconds(s.proc.pid) for s in servers) - cpu_before
+        pg_play = _cpu_of(pg) - pg_before
     except (threading.BrokenBarrierError, queue.Empty):
         for _ in range(len(procs) - len(outcome)):
             with contextlib.suppress(queue.Empty):
@@ -681,6 +719,7 @@ def run_setup(label: str, servers: list[Server], args: argparse.Namespace) -> di
         "moves": moves,
         "moves_per_s": round(moves / play_s, 1) if play_s else 0,
         "server_cpu_ms_per_move": round(cpu_play * 1000 / moves, 1) if moves else None,
+        "postgres_cpu_ms_per_move": round(pg_play * 1000 / moves, 1) if moves and pg else None,
         "client_cpu_ms_per_move": round(client_cpu * 1000 / moves, 1) if moves else None,
         "deliveries": len(lat),
         "p50_ms": round(percentile(lat, 50), 1),
@@ -714,13 +753,15 @@ def postgres_run(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
     from tests.support.postgres import postgres_server
 
-    with (
-        postgres_server() as url,
-        serve("A", root / "pg-a", root / "pg-a.log", url) as a,
-        serve("B", root / "pg-b", root / "pg-b.log", url) as b,
-    ):
-        result = run_setup("postgresql, 2 processes", [a, b], args)
-        result["server_log_errors"] = _log_errors(a.log) + _log_errors(b.log)
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(postgres_server())
+        servers = [
+            stack.enter_context(serve(name, root / f"pg-{name}", root / f"pg-{name}.log", url))
+            for name in "ABCDEFGH"[: args.processes]
+        ]
+        label = f"postgresql, {len(servers)} processes"
+        result = run_setup(label, servers, args, url)
+        result["server_log_errors"] = sum(_log_errors(s.log) for s in servers)
         return result
 
 
@@ -749,6 +790,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="client processes sharing the devices (4)")  # fmt: skip
     parser.add_argument("--deadline", type=float, default=300.0,
                         help="seconds one setup may take at most (300)")  # fmt: skip
+    parser.add_argument("--processes", type=int, default=2, choices=range(2, 9),
+                        metavar="N", help="server processes on PostgreSQL (2)")  # fmt: skip
     parser.add_argument("--json", type=Path, help="also write the figures here")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--sqlite", dest="which", action="store_const", const="sqlite")
