@@ -12,7 +12,14 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from cardtable import __version__
-from cardtable.cli import bench_cmd, poker_squares_cmd, serve_cmd, simulate_cmd, verify_cmd
+from cardtable.cli import (
+    backup_cmd,
+    bench_cmd,
+    poker_squares_cmd,
+    serve_cmd,
+    simulate_cmd,
+    verify_cmd,
+)
 from cardtable.cli.errors import UsageError
 
 
@@ -33,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     poker_squares_cmd.register(sub)
     bench_cmd.register(sub)
     serve_cmd.register(sub)
+    backup_cmd.register(sub)
     simulate_cmd.register(sub)
     verify_cmd.register(sub)
     return parser

@@ -11,6 +11,9 @@ returned mid-transaction or after `close` is closed instead.
 Writes take the lock up front (``BEGIN IMMEDIATE``), so a move is one short transaction and a
 writer never fails on a lock upgrade; within one process writers queue on a mutex. The same
 write lock keeps a second process out while a migration runs (`migrations.py`).
+
+An open store holds a shared lock on ``cardtable.sqlite3.lock`` beside the file until it is
+closed, so that `cardtable restore` can tell that a server is using it (`lockfile.py`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cardtable.server.core.store.base import StoreError, Tx
+from cardtable.server.core.store.lockfile import SharedLock
 from cardtable.server.core.store.sql import SqlStore
 
 WAL_RETRY = 0.005
@@ -42,8 +46,10 @@ class SqliteStore(SqlStore):
         # (woken at once); the busy timeout, which sleeps and polls, is left for the rare
         # writer in another process.
         self._write = threading.Lock()
+        self._users: SharedLock | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._users = SharedLock(self.path, wait_s=busy_ms / 1000)
             self.migrate()
         except (OSError, sqlite3.Error) as exc:
             self.close()
@@ -130,3 +136,5 @@ class SqliteStore(SqlStore):
                 self._idle.get_nowait().close()
             except queue.Empty:
                 break
+        if self._users is not None:
+            self._users.release()
