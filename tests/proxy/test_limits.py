@@ -10,6 +10,7 @@ import json
 import resource
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -64,6 +65,20 @@ def test_the_client_address_reaches_the_servers_per_address_limits(site: Site) -
 def _logged(site: Site) -> list[dict[str, Any]]:
     """The proxy's access log (one JSON object per request, `cardtable_json`)."""
     return [json.loads(line) for line in site.proxy.access_log()]
+
+
+def _logged_until(
+    site: Site, done: Callable[[list[dict[str, Any]]], bool], within: float = 60.0
+) -> list[dict[str, Any]]:
+    """The proxy's access log once ``done`` holds of it (nginx writes a request's line when
+    it has finished with the request, which may be after the client saw its answer). The
+    deadline only ends a wait that would never end."""
+    deadline = time.monotonic() + within
+    while True:
+        log = _logged(site)
+        if done(log) or time.monotonic() > deadline:
+            return log
+        time.sleep(0.05)
 
 
 async def _upgrade(port: int, path: str, source: str, held: list[asyncio.StreamWriter]) -> int:
@@ -121,9 +136,14 @@ def test_the_proxy_refuses_a_socket_flood_before_it_reaches_a_server(site: Site)
     assert set(statuses) <= {101, 429}
     # At most the proxy's per-address connections are ever upgraded sockets.
     assert 0 < statuses.count(101) <= CONN_LIMIT
+
     # What reached the server processes (the proxy's log names a process for each request
     # it passed on): the burst and the rate of upgrades per address, nothing more.
-    asked = [e for e in _logged(site) if e["uri"] == path and e["client"] == "127.0.0.4"]
+    def flood_of(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [e for e in log if e["uri"] == path and e["client"] == "127.0.0.4"]
+
+    # An upgraded socket's line is written when nginx has closed it.
+    asked = flood_of(_logged_until(site, lambda log: len(flood_of(log)) >= FLOOD))
     assert len(asked) == FLOOD
     reached = [e for e in asked if e["upstream"]]
     assert 0 < len(reached) <= LIVE_BURST + 1 + LIVE_RATE * took
@@ -167,7 +187,12 @@ def test_the_proxy_holds_connections_per_address_to_its_limit(site: Site) -> Non
     reaches a server process."""
     answers = asyncio.run(_held_bodies(site.proxy.port, "127.0.0.7", CONN_LIMIT + 50, 50))
     assert all(a.startswith(b"HTTP/1.1 429") for a in answers), set(answers)
-    from_there = [e for e in _logged(site) if e["client"] == "127.0.0.7"]
+    # nginx logs a refused request when it is finished with it: after it has read (and
+    # dropped) the body the request announced, here when the client has closed.
+    from_there = _logged_until(
+        site, lambda log: [e["status"] for e in log if e["client"] == "127.0.0.7"].count(429) >= 50
+    )
+    from_there = [e for e in from_there if e["client"] == "127.0.0.7"]
     assert [e["status"] for e in from_there].count(429) == 50
     assert not [e for e in from_there if e["upstream"]]
     assert 'limiting connections by zone "cardtable_conn"' in site.proxy.errors()
