@@ -3,12 +3,14 @@
 The store is the SQLite file under ``--data`` unless ``DATABASE_URL`` names a PostgreSQL
 server. uvicorn serves the app until Ctrl-C, configured by `cardtable.server.core.serving`:
 connection cap, request and keep-alive timeouts, proxy headers trusted only from
-``--forwarded-allow-ips``, no ``server`` banner, repeated error logs thinned out.
+``--forwarded-allow-ips``, no ``server`` banner, repeated error logs thinned out; log lines as
+text or JSON (``--log-format``), ``/metrics`` for the addresses of ``--metrics-allow``.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,16 @@ def _rate(text: str) -> float | None:
     if value < 0:
         raise argparse.ArgumentTypeError("a rate is 0 (no limit) or more")
     return value or None
+
+
+def _addresses(text: str) -> list[str]:
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an address or network: {item}") from None
+    return items
 
 
 def _workers(text: str) -> int:
@@ -86,14 +98,30 @@ def register(sub: Any) -> None:
         metavar="N",
         help="server processes sharing the port (1); more than 1 uses more cores, see README",
     )
+    serve.add_argument(
+        "--metrics-allow",
+        type=_addresses,
+        default=["127.0.0.1", "::1"],
+        metavar="IPS",
+        help="comma-separated addresses or networks that may read /metrics, as the server "
+        'sees the client (default: 127.0.0.1,::1; "" for nobody)',
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="log lines as text or as one JSON object each, with the request id (text)",
+    )
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
     serve.set_defaults(func=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    import logging
     import sys
 
     from cardtable.cli.serve_workers import run, settings_from
+    from cardtable.server.core.logs import json_line
 
     options = {
         "data": str(args.data),
@@ -105,25 +133,33 @@ def run_serve(args: argparse.Namespace) -> int:
         "player_rate": args.player_rate,
         "search_rate": args.hint_rate,
         "signup_rate": args.signup_rate,
+        "metrics_allow": args.metrics_allow,
     }
     settings = settings_from(options)
+
+    def say(message: str, *, error: bool = False) -> None:
+        if args.log_format == "json":
+            message = json_line(message, level=logging.ERROR if error else logging.INFO)
+        print(message, file=sys.stderr if error else sys.stdout, flush=True)
+
     if args.workers > 1 and not settings.uses_postgres:
         # With SQLite a live move reaches the other processes' sockets only through the
         # 2-second poll, and every write waits for the one file lock: refuse, say why.
-        print(
+        say(
             "cardtable: --workers needs PostgreSQL (set DATABASE_URL=postgresql://...); "
             "with SQLite, serve with one worker",
-            file=sys.stderr,
+            error=True,
         )
         return 2
     where = "PostgreSQL (DATABASE_URL)" if settings.uses_postgres else str(settings.sqlite_path)
     workers = f" by {args.workers} worker processes" if args.workers > 1 else ""
-    print(f"cardtable: serving http://{args.host}:{args.port}/{workers} (games saved in {where})")
+    say(f"cardtable: serving http://{args.host}:{args.port}/{workers} (games saved in {where})")
     run(
         options,
         host=args.host,
         port=args.port,
         workers=args.workers,
         access_log=not args.no_access_log,
+        log_format=args.log_format,
     )
     return 0

@@ -18,7 +18,7 @@ from fastapi.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
 from cardtable import __version__
-from cardtable.server.core import errors, health, retention
+from cardtable.server.core import errors, health, observe, retention
 from cardtable.server.core.openapi_links import add_links
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.settings import Settings
@@ -68,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.online = online
     errors.install(app)
     app.include_router(health.router)
+    app.include_router(observe.router)
     app.include_router(routes_games.continue_router)
     app.include_router(players.router)
     app.include_router(routes_devices.router)
@@ -85,6 +86,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Bodies under 1 KiB gain little; level 6 is zlib's usual balance of size and CPU.
     # WebSocket scopes pass through both middlewares untouched.
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    # Outermost of all: the request id and the request metrics (docs/operating.md, "Watch").
+    app.add_middleware(observe.Observe)
     build_openapi = app.openapi
 
     def openapi() -> dict[str, Any]:

@@ -60,7 +60,8 @@ def test_serve_passes_every_option_on(
         "serve", "--host", "127.0.0.1", "--port", "8123", "--data", str(tmp_path),
         "--forwarded-allow-ips", "10.0.0.1, ,::1", "--max-connections", "64",
         "--request-timeout", "4", "--player-rate", "0", "--hint-rate", "3",
-        "--signup-rate", "0.5", "--no-access-log",
+        "--signup-rate", "0.5", "--no-access-log", "--metrics-allow", "10.0.0.0/8, ::1",
+        "--log-format", "json",
     ]  # fmt: skip
     assert main(argv) == 0
     [call] = started
@@ -72,11 +73,15 @@ def test_serve_passes_every_option_on(
         "player_rate": None,  # 0 means no limit
         "search_rate": 3.0,
         "signup_rate": 0.5,
+        "metrics_allow": ["10.0.0.0/8", "::1"],
     }
     assert call["host"] == "127.0.0.1" and call["port"] == 8123
     assert call["workers"] == 1 and call["access_log"] is False
-    out = capsys.readouterr().out
-    assert f"serving http://127.0.0.1:8123/ (games saved in {tmp_path}" in out
+    assert call["log_format"] == "json"
+    # Said as a JSON log line too, like every line the server writes with --log-format json.
+    said = json.loads(capsys.readouterr().out)
+    assert f"serving http://127.0.0.1:8123/ (games saved in {tmp_path}" in said["message"]
+    assert said["level"] == "INFO" and said["logger"] == "cardtable.serve"
 
 
 def test_serve_defaults_are_the_documented_ones(
@@ -85,8 +90,9 @@ def test_serve_defaults_are_the_documented_ones(
     assert main(["serve"]) == 0
     [call] = started
     assert call["host"] == "127.0.0.1" and call["port"] == 8000 and call["workers"] == 1
-    assert call["access_log"] is True
+    assert call["access_log"] is True and call["log_format"] == "text"
     assert call["options"]["data"] == "data" and call["options"]["forwarded_allow_ips"] == []
+    assert call["options"]["metrics_allow"] == ["127.0.0.1", "::1"]
     assert call["options"]["player_rate"] == 50.0 and call["options"]["search_rate"] == 2.0
     assert "http://127.0.0.1:8000/" in capsys.readouterr().out
 
@@ -120,6 +126,8 @@ def test_several_workers_with_postgresql(
         (["--workers", "65"], "between 1 and 64 worker processes"),
         (["--player-rate", "-1"], "a rate is 0 (no limit) or more"),
         (["--hint-rate", "-0.5"], "a rate is 0 (no limit) or more"),
+        (["--metrics-allow", "127.0.0.1,localhost"], "not an address or network: localhost"),
+        (["--log-format", "xml"], "invalid choice: 'xml'"),
     ],
 )
 def test_out_of_range_values_are_refused_in_one_line(
@@ -141,6 +149,8 @@ class Recorder:
 
     def __init__(self, config: Any, sockets: list[Any] | None = None) -> None:
         self.config, self.sockets = config, sockets or []
+        self.metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+        assert self.metrics_dir is None or Path(self.metrics_dir).is_dir()
 
     def run(self) -> None:
         Recorder.runs.append(self)
@@ -150,7 +160,7 @@ class Recorder:
 def recorder(monkeypatch: pytest.MonkeyPatch) -> type[Recorder]:
     Recorder.runs = []
     monkeypatch.setattr(uvicorn, "Server", Recorder)
-    monkeypatch.setattr(serve_workers, "Multiprocess", Recorder)
+    monkeypatch.setattr(serve_workers, "Supervisor", Recorder)
     monkeypatch.setenv(serve_workers.OPTIONS, "")  # restored after the test
     return Recorder
 
@@ -189,7 +199,10 @@ def test_several_processes_get_import_strings_and_the_options(
         # ...on the one socket the supervisor bound, and read the options it left them.
         [sock] = supervisor.sockets
         assert sock.getsockname()[0] == "127.0.0.1"
-        assert json.loads(os.environ[serve_workers.OPTIONS]) == given
+        assert json.loads(os.environ[serve_workers.OPTIONS]) == given | {"log_format": "text"}
+        # The workers' metrics went to a private directory, removed when the supervisor stopped.
+        assert supervisor.metrics_dir is not None and not Path(supervisor.metrics_dir).exists()
+        assert os.environ.get("PROMETHEUS_MULTIPROC_DIR") is None
     finally:
         for sock in supervisor.sockets:
             sock.close()

@@ -25,6 +25,10 @@ every `SPARE_POLL` seconds for up to `spare_wait` seconds (then 503). A hint tha
 while such work runs waits for that one piece of work at most, and no new piece starts
 while it waits.
 
+Requests waiting for a slot, searches running and every refusal above are counted
+(``cardtable_search_queue``, ``cardtable_search_busy``, ``cardtable_refused_total``;
+metrics.py).
+
 The search itself runs in a small pool of worker *processes* (`search_processes`; 0 runs it
 in the calling thread): pure-Python search holds the GIL, and in a thread of the server it
 would slow every other request down; in its own process it only takes its own CPU. The work
@@ -64,6 +68,7 @@ from typing import Any, TypeVar
 from fastapi.concurrency import run_in_threadpool
 
 from cardtable.server.core.errors import ApiError, rate_limited
+from cardtable.server.core.metrics import SEARCH_BUSY, SEARCH_QUEUE, count_refusal
 from cardtable.server.core.ratelimit import TokenBuckets, retry_after
 from cardtable.server.core.settings import Settings
 
@@ -113,7 +118,7 @@ class Admission:
         self.searches = (
             None
             if settings.search_rate is None
-            else TokenBuckets(settings.search_rate, settings.search_burst)
+            else TokenBuckets(settings.search_rate, settings.search_burst, reason="hint_rate")
         )
 
     @contextmanager
@@ -122,6 +127,7 @@ class Admission:
         only when ``rated``)."""
         with self._lock:
             if game_id in self._games:
+                count_refusal("search_game_busy")
                 raise busy()
             self._games.add(game_id)
         try:
@@ -151,6 +157,7 @@ class Admission:
                         yield
                         return
                 if time.monotonic() >= deadline:
+                    count_refusal("spare_wait")
                     raise overloaded()
                 await asyncio.sleep(SPARE_POLL)
         finally:
@@ -159,8 +166,10 @@ class Admission:
     def _enter_spare(self, job: str, player: str) -> None:
         with self._lock:
             if player in self._spare_players:
+                count_refusal("spare_one_at_a_time")
                 raise one_at_a_time()
             if len(self._spare_players) >= SPARE_WAITING or job in self._games:
+                count_refusal("search_game_busy" if job in self._games else "spare_full")
                 raise busy() if job in self._games else overloaded()
             self._spare_players.add(player)
             self._games.add(job)
@@ -180,6 +189,7 @@ class Admission:
         if self.searches is not None:
             left = self.searches.take(player)
             if left > 0:
+                count_refusal(self.searches.reason)
                 raise rate_limited(retry_after(left))
 
     @contextmanager
@@ -187,14 +197,18 @@ class Admission:
         if not self._slots.acquire(blocking=False):
             with self._lock:
                 if self._waiting >= self.settings.search_queue:
+                    count_refusal("search_queue_full")
                     raise overloaded()
                 self._waiting += 1
+            SEARCH_QUEUE.inc()
             try:
                 got = self._slots.acquire(timeout=self.settings.search_wait)
             finally:
+                SEARCH_QUEUE.dec()
                 with self._lock:
                     self._waiting -= 1
             if not got:
+                count_refusal("search_wait")
                 raise overloaded()
         try:
             yield
@@ -227,30 +241,44 @@ class Admission:
         """``fn(*args, **kwargs)`` in the search pool (or here, with `search_processes` 0);
         call it inside `reserve`. ``fn`` must be a module-level function (an engine's) and
         its arguments picklable."""
-        if self.settings.search_processes <= 0:
-            return fn(*args, **kwargs)
-        self._hold_pool()
-        pool = _pool(self.settings.search_processes)
-        try:
-            return pool.submit(fn, *args, **kwargs).result()
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): start a new pool for the next request.
-            _reset(pool)
-            raise overloaded() from None
+        with _busy():
+            if self.settings.search_processes <= 0:
+                return fn(*args, **kwargs)
+            self._hold_pool()
+            pool = _pool(self.settings.search_processes)
+            try:
+                return pool.submit(fn, *args, **kwargs).result()
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): start a new pool for the next request.
+                _reset(pool)
+                count_refusal("search_pool_broken")
+                raise overloaded() from None
 
     async def run_async(self, fn: Callable[..., T], *args: Any) -> T:
         """`run` awaited: the search pool's answer is awaited on the event loop, holding no
         thread. (With `search_processes` 0 the work runs in a thread of the request pool, as
         `run` runs it in the request's.)"""
-        if self.settings.search_processes <= 0:
-            return await run_in_threadpool(fn, *args)
-        self._hold_pool()
-        pool = _pool(self.settings.search_processes)
-        try:
-            return await asyncio.wrap_future(pool.submit(fn, *args))
-        except BrokenProcessPool:
-            _reset(pool)
-            raise overloaded() from None
+        with _busy():
+            if self.settings.search_processes <= 0:
+                return await run_in_threadpool(fn, *args)
+            self._hold_pool()
+            pool = _pool(self.settings.search_processes)
+            try:
+                return await asyncio.wrap_future(pool.submit(fn, *args))
+            except BrokenProcessPool:
+                _reset(pool)
+                count_refusal("search_pool_broken")
+                raise overloaded() from None
+
+
+@contextmanager
+def _busy() -> Iterator[None]:
+    """A search running (``cardtable_search_busy``) while this is held."""
+    SEARCH_BUSY.inc()
+    try:
+        yield
+    finally:
+        SEARCH_BUSY.dec()
 
 
 _POOLS: dict[int, Executor] = {}

@@ -72,9 +72,12 @@ class TokenBuckets:
         *,
         max_keys: int = MAX_KEYS,
         clock: Callable[[], float] = time.monotonic,
+        reason: str = "other",
     ) -> None:
         if rate <= 0 or burst < 1:
             raise ValueError("a rate limit needs rate > 0 and burst >= 1")
+        self.reason = reason
+        """The ``reason`` a refusal is counted under (``cardtable_refused_total``)."""
         self.rate = rate
         self.burst = float(burst)
         self.max_keys = max_keys

@@ -14,6 +14,11 @@
   with `expires` (core imports no feature: the online tables register theirs, deleting
   lobbies that never started, finished tables and abandoned ones after
   `OnlineSettings.lobby_hours`, `finished_hours` and `idle_hours`).
+
+Both are counted (core/metrics.py): ``cardtable_retention_sweeps_total{outcome}`` (``ran``,
+``not_claimed``: another process has it, ``failed``) and ``cardtable_retention_deleted_total
+{what}`` (``players``, each expiry's name such as ``online_tables``, and ``pruned``: games
+and results a new game's pruning deleted).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from datetime import UTC, datetime, timedelta
 from fastapi.concurrency import run_in_threadpool
 
 from cardtable.server.core.errors import ApiError
+from cardtable.server.core.metrics import RETENTION_DELETED, RETENTION_SWEEPS
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.store import StoreError
 from cardtable.server.core.store.base import Retention
@@ -66,7 +72,9 @@ def sweep(runtime: Runtime, now: float | None = None) -> int | None:
     if settings.idle_player_days is None and not _EXPIRIES:
         return None
     if not store.claim("sweep", every * 0.9, now):
+        RETENTION_SWEEPS.labels(outcome="not_claimed").inc()
         return None
+    RETENTION_SWEEPS.labels(outcome="ran").inc()
     total = 0
     if settings.idle_player_days is not None:
         cutoff = datetime.fromtimestamp(now, UTC) - timedelta(days=settings.idle_player_days)
@@ -77,10 +85,12 @@ def sweep(runtime: Runtime, now: float | None = None) -> int | None:
             if deleted < BATCH:
                 break
         if total:
+            RETENTION_DELETED.labels(what="players").inc(total)
             log.info("retention sweep: %d idle players deleted", total)
     for name, expiry in list(_EXPIRIES.items()):
         gone = expiry(runtime, now)
         if gone:
+            RETENTION_DELETED.labels(what=name.replace(" ", "_")).inc(gone)
             log.info("retention sweep: %d %s deleted", gone, name)
     return total
 
@@ -101,6 +111,7 @@ async def sweeper(runtime: Runtime) -> None:
         try:
             await run_in_threadpool(sweep, runtime)
         except (ApiError, StoreError) as exc:
+            RETENTION_SWEEPS.labels(outcome="failed").inc()
             log.warning("retention sweep skipped: %s", exc)
 
 

@@ -17,6 +17,7 @@ from fastapi.concurrency import run_in_threadpool
 from cardtable.server.core.admission import Admission
 from cardtable.server.core.errors import ApiError, rate_limited
 from cardtable.server.core.limits_store import StoredLimits
+from cardtable.server.core.metrics import STORE_ERRORS, count_refusal
 from cardtable.server.core.ratelimit import TokenBuckets, retry_after
 from cardtable.server.core.settings import Settings
 from cardtable.server.core.store import Store, StoreError, open_store
@@ -34,8 +35,8 @@ class Runtime:
         self.settings = settings
         self._store: Store | None = None
         self._lock = threading.Lock()
-        self.player_limit = _buckets(settings.player_rate, settings.player_burst)
-        self.signup_limit = _buckets(settings.signup_rate, settings.signup_burst)
+        self.player_limit = _buckets(settings.player_rate, settings.player_burst, "player_rate")
+        self.signup_limit = _buckets(settings.signup_rate, settings.signup_burst, "signup_rate")
         # docs/devices.md, "Limits": guesses of codes and recovery keys per address; codes
         # and recovery keys issued per player. Kept in the store (`stored_limit`), so they
         # hold across server processes: name -> (rate, burst), None for no limit.
@@ -73,6 +74,7 @@ class Runtime:
         if player is not None:
             wait = buckets.empty(player)
             if wait > 0:
+                count_refusal(buckets.reason)
                 raise rate_limited(retry_after(wait))
 
     def limit(self, buckets: TokenBuckets | None, key: str) -> None:
@@ -80,6 +82,7 @@ class Runtime:
         if buckets is not None:
             wait = buckets.take(key)
             if wait > 0:
+                count_refusal(buckets.reason)
                 raise rate_limited(retry_after(wait))
 
     def stored_limit(self, name: str, key: str, now: datetime) -> None:
@@ -89,6 +92,7 @@ class Runtime:
         if limit is not None:
             wait = StoredLimits(self.store).take(name, key, *limit, now.timestamp())
             if wait > 0:
+                count_refusal(name.replace("-", "_") + "_rate")
                 raise rate_limited(retry_after(wait))
 
     def site_limit(self, name: str, now: datetime) -> None:
@@ -107,6 +111,7 @@ class Runtime:
                     try:
                         self._store = open_store(self.settings)
                     except StoreError as exc:
+                        STORE_ERRORS.labels(error="open").inc()
                         raise ApiError(503, "unavailable", "the game store is unavailable") from exc
                 store = self._store
         return store
@@ -122,8 +127,8 @@ class Runtime:
             store.close()
 
 
-def _buckets(rate: float | None, burst: int) -> TokenBuckets | None:
-    return None if rate is None else TokenBuckets(rate, burst)
+def _buckets(rate: float | None, burst: int, reason: str) -> TokenBuckets | None:
+    return None if rate is None else TokenBuckets(rate, burst, reason=reason)
 
 
 def _stored(rate: float | None, burst: int) -> tuple[float, int] | None:

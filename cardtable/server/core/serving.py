@@ -30,8 +30,10 @@ cannot flood the disk (docs/reliability.md, "Connections").
   a minute, then counts the rest and says how many were dropped (the file-descriptor limit
   or a storm of refused connections must not write megabytes of identical tracebacks).
 - `uvicorn_config`: everything together; proxy headers (``X-Forwarded-For``/``-Proto``) are
-  trusted only from `Settings.forwarded_allow_ips` (default: from nobody), and the
-  ``server: uvicorn`` banner is off.
+  trusted only from `Settings.forwarded_allow_ips` (default: from nobody), the
+  ``server: uvicorn`` banner is off, and log lines are text or JSON (logs.py).
+Connections refused by the cap or the handshake rate are counted in
+``cardtable_refused_total`` (metrics.py).
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 
+from cardtable.server.core.logs import log_config
+from cardtable.server.core.metrics import count_refusal
 from cardtable.server.core.ratelimit import TokenBuckets, client_key, retry_after
 from cardtable.server.core.settings import Settings
 
@@ -133,6 +137,7 @@ class GuardedH11Protocol(H11Protocol):
         limit = self.max_connections
         if limit is not None and len(self.http_open) > limit and not self._evict():
             _log.warning("too many connections (%d): refused one with 503", limit)
+            count_refusal("connections_full")
             transport.write(BUSY)
             transport.close()
             return
@@ -152,9 +157,10 @@ class GuardedH11Protocol(H11Protocol):
         if buckets is not None:
             wait = buckets.take(client_key(self._client_host()))
             if wait > 0.0:
-                refused = type(self).refused_handshakes = self.refused_handshakes + 1
-                if refused % 1000 == 1:  # not one log record each: a flood costs enough
-                    _log.warning("live handshakes over the rate: %d refused with 429", refused)
+                count_refusal(buckets.reason)
+                count = type(self).refused_handshakes = self.refused_handshakes + 1
+                if count % 1000 == 1:  # not one log record each: a flood costs enough
+                    _log.warning("live handshakes over the rate: %d refused with 429", count)
                 self.connections.discard(self)
                 self.transport.write(too_many_handshakes(wait))
                 self.transport.close()
@@ -395,7 +401,9 @@ def http_protocol(settings: Settings) -> type[GuardedH11Protocol]:
             "request_timeout": settings.request_timeout,
             "max_connections": http - 1,
             "http_open": set(),
-            "handshakes": None if rate is None else TokenBuckets(rate, burst),
+            "handshakes": None
+            if rate is None
+            else TokenBuckets(rate, burst, reason="live_handshake_rate"),
             "trusted_proxies": TrustedProxies(trusted) if trusted else None,
             "refused_handshakes": 0,
         },
@@ -412,14 +420,19 @@ def uvicorn_config(
     log_level: str = "info",
     workers: int = 1,
     loop: str = "asyncio",
+    log_format: str = "text",
 ) -> uvicorn.Config:
     """The whole uvicorn configuration. With ``workers`` > 1, ``app`` is the import string of
     an app factory and the protocols are named by import string too (`cardtable.cli.
     serve_workers`): each worker process builds its own app, caps and buckets from the same
-    settings, since uvicorn starts workers by *spawn* and a class made here cannot travel."""
+    settings, since uvicorn starts workers by *spawn* and a class made here cannot travel.
+    ``log_format`` ``json`` makes every log line one JSON object (logs.py); the logging
+    configuration travels to the workers inside the uvicorn configuration."""
     http, live = connection_budgets(settings)
     trusted = list(settings.forwarded_allow_ips)
     options: dict[str, Any] = {"http": http_protocol(settings), **websocket_options(settings)}
+    if log_format != "text":
+        options["log_config"] = log_config(log_format)
     if workers > 1:
         options |= {
             "http": "cardtable.cli.serve_workers:http_protocol",

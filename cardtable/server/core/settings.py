@@ -101,6 +101,10 @@ class Settings:
     ``X-Forwarded-Proto`` are believed; empty (the default): nobody's, the client address is
     the connection's peer. ``("*",)`` trusts everyone: only behind a proxy that is the sole
     way in."""
+    metrics_allow: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Client addresses or networks that may read ``/metrics`` (core/observe.py): the
+    address the server believes (a trusted proxy's forwarded client, not the proxy's own);
+    empty: nobody. The default: this machine only."""
     online: OnlineSettings = field(default_factory=OnlineSettings)
     """Online Kings Corner tables: grace period, computer pacing, spectators (docs/online.md)."""
     allow_seed_for_tests: bool = False

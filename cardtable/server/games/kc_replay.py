@@ -40,7 +40,7 @@ from cardtable.kings_corner.cpu import choose_move
 from cardtable.kings_corner.replay import RoundNotOver, replay_round
 from cardtable.server.core.admission import Admission, overloaded
 from cardtable.server.core.errors import ApiError, damaged, wrong_phase
-from cardtable.server.core.metrics import WAITS_REFUSED
+from cardtable.server.core.metrics import WAITS_REFUSED, count_refusal
 from cardtable.server.core.models import Response
 from cardtable.server.core.store.base import JSON
 
@@ -303,6 +303,7 @@ class Replays:
                 with self._lock:
                     self._busy.pop(key, None)
                 busy.set_result(None)
+        count_refusal("replay_busy")
         raise overloaded()
 
     def check(self, player: str) -> None:
@@ -315,6 +316,7 @@ class Replays:
         """429 (counted) when ``player`` has `WAITING_PER_PLAYER` waiting; under the lock."""
         if self._waiting.get(player, 0) >= WAITING_PER_PLAYER:
             WAITS_REFUSED.labels(what="replay", reason="player").inc()
+            count_refusal("replay_waits_player")
             raise too_many_waiting()
 
     def _wait_in(self, player: str) -> None:
@@ -322,6 +324,7 @@ class Replays:
         self._player_may_wait(player)
         if self._waiting_total >= WAITING:
             WAITS_REFUSED.labels(what="replay", reason="total").inc()
+            count_refusal("replay_waits_total")
             raise overloaded()
         self._waiting[player] = self._waiting.get(player, 0) + 1
         self._waiting_total += 1

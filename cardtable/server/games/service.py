@@ -33,6 +33,7 @@ from cardtable.kings_corner.cpu import STRENGTHS, choose_move
 from cardtable.poker_squares import ENGINE, INTERACTIVE_BUDGET, analyse
 from cardtable.server.core import retention
 from cardtable.server.core.errors import ApiError, damaged, illegal, invalid, wrong_phase
+from cardtable.server.core.metrics import MOVES
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.store import Change, GameRecord, Result, Store
 from cardtable.server.games import records
@@ -75,6 +76,8 @@ SEARCHING = frozenset({"strong"})
 view to another process."""
 
 log = logging.getLogger("cardtable.server")
+GAME_LABELS = {PS_KIND: "poker_squares", KC_KIND: "kings_corner"}
+"""The ``game`` label of ``cardtable_moves_total`` for each kind."""
 
 # -- the one move path ----------------------------------------------------------------------
 
@@ -105,6 +108,7 @@ def play_move(
 
     render = ps_render if kind == PS_KIND else kc_render
     saved = records.change(runtime, player_id, now, game_id, kind, version, render, judged)
+    MOVES.labels(game=GAME_LABELS[kind], by="person").inc()
     return saved, made[-1]
 
 
@@ -503,6 +507,7 @@ def kc_computer_step(
         log=entries,
         result=_kc_result(table),
     )
+    MOVES.labels(game=GAME_LABELS[KC_KIND], by="computer").inc()
     return kc_answer(saved.id, saved.version, table, step, events)
 
 

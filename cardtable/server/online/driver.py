@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from fastapi.concurrency import run_in_threadpool
 
 from cardtable.server.core.admission import spare_slot
+from cardtable.server.core.metrics import MOVES
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.core.ratelimit import TokenBuckets
 from cardtable.server.core.store import StaleVersion
@@ -62,6 +63,9 @@ SEARCHING = frozenset({"strong"})
 """Computer strengths whose step is a search (run in the search pool)."""
 SLOT_RETRY = 0.05
 """Seconds a searching step waits for a spare search slot before the driver tries again."""
+ADVANCES = MOVES.labels(game="kings_corner_online", by="computer")
+"""Advances this process saved: computer steps, and the timed changes (a seat handed to the
+computer when its grace ran out, a turn timer)."""
 
 
 class Tables(Protocol):
@@ -177,9 +181,12 @@ class Driver:
                     retry = now + wait
                     break
                 try:
-                    if self._step(table, now) is None:
+                    stepped = self._step(table, now)
+                    if stepped is None:
                         self.held += 1
                         retry = now + SLOT_RETRY if retry is None else retry
+                    elif stepped:
+                        ADVANCES.inc()
                 except Exception:
                     self._failed(store, table, now)
                 else:

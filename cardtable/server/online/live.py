@@ -36,7 +36,7 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
 from cardtable.server.core.errors import ApiError, revoked
-from cardtable.server.core.metrics import LIVE_CLOSED
+from cardtable.server.core.metrics import LIVE_CLOSED, LIVE_OPEN
 from cardtable.server.core.ratelimit import request_key, spend
 from cardtable.server.core.serving import EVICT
 from cardtable.server.devices.public import PLAYER_ID, authenticate, now_of
@@ -297,9 +297,11 @@ async def live(ws: WebSocket, token: str) -> None:
     valid = codes.TOKEN.fullmatch(token) is not None
     evict = ws.scope.get("extensions", {}).get(EVICT)
     slot = online.sockets.open(request_key(ws), codes.table_key(token) if valid else None, evict)
+    LIVE_OPEN.inc()
     try:
         await _serve(ws, online, token, slot)
     finally:
+        LIVE_OPEN.dec()
         online.sockets.close(slot)
 
 

@@ -27,6 +27,7 @@ from fastapi.concurrency import run_in_threadpool
 from cardtable import fairness
 from cardtable import kings_corner as kc
 from cardtable.server.core.errors import ApiError, invalid, not_found, wrong_phase
+from cardtable.server.core.metrics import MOVES, count_refusal
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.core.runtime import SITE_LOOKUPS
 from cardtable.server.core.store import StaleVersion
@@ -124,6 +125,10 @@ def _stale(tables: OnlineTables, token: str, player: str) -> ApiError:
 
 
 # -- changing ------------------------------------------------------------------------------
+ONLINE_MOVES = MOVES.labels(game="kings_corner_online", by="person")
+"""A person's play or undo saved at an online table (the computers': driver.py)."""
+
+
 def act(
     tables: OnlineTables,
     token: str,
@@ -218,11 +223,15 @@ def start(tables: OnlineTables, token: str, player: str, version: int, test: int
 
 
 def move(tables: OnlineTables, token: str, player: str, version: int, text: str) -> str:
-    return act(tables, token, player, version, lambda r, now: r.move(player, text, now))
+    answer = act(tables, token, player, version, lambda r, now: r.move(player, text, now))
+    ONLINE_MOVES.inc()
+    return answer
 
 
 def undo(tables: OnlineTables, token: str, player: str, version: int) -> str:
-    return act(tables, token, player, version, lambda r, now: r.undo(player, now))
+    answer = act(tables, token, player, version, lambda r, now: r.undo(player, now))
+    ONLINE_MOVES.inc()
+    return answer
 
 
 def reveal(tables: OnlineTables, token: str, player: str, version: int) -> str:
@@ -272,6 +281,7 @@ def create(tables: OnlineTables, body: NewTable, player: str, address: str) -> C
             due_at=room.due_at, creator=player, most=settings.max_open_tables,
         )  # fmt: skip
     except TooManyTables:
+        count_refusal("online_open_tables")
         raise too_many_tables(settings.max_open_tables, settings.lobby_hours) from None
     tables.store.prune_finished(player, settings.max_finished_tables)
     tables.driver.wake(room.due_at)

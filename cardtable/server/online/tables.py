@@ -64,12 +64,12 @@ class OnlineTables:
         self.process = secrets.token_hex(8)
         self.fanout: Fanout = make_fanout(runtime.settings)
         s = self.settings
-        self.lookup_limit = _buckets(s.lookup_rate, s.lookup_burst)
-        self.lookups_limit = _buckets(s.lookups_rate, s.lookups_burst)
-        self.join_limit = _buckets(s.join_rate, s.join_burst)
-        self.create_limit = _buckets(s.create_rate, s.create_burst)
-        self.table_limit = _buckets(s.table_rate, s.table_burst)
-        self.qr_limit = _buckets(s.qr_rate, s.qr_burst)
+        self.lookup_limit = _buckets(s.lookup_rate, s.lookup_burst, "online_lookup_rate")
+        self.lookups_limit = _buckets(s.lookups_rate, s.lookups_burst, "online_lookups_rate")
+        self.join_limit = _buckets(s.join_rate, s.join_burst, "online_join_rate")
+        self.create_limit = _buckets(s.create_rate, s.create_burst, "online_create_rate")
+        self.table_limit = _buckets(s.table_rate, s.table_burst, "online_table_rate")
+        self.qr_limit = _buckets(s.qr_rate, s.qr_burst, "online_qr_rate")
         self.live: set[str] = set()
         """This process's open live connections (their presence rows)."""
         self.sockets = Sockets(_caps(runtime.settings))
@@ -351,5 +351,6 @@ def _caps(settings: Settings) -> Caps:
     )
 
 
-def _buckets(rate: float | None, burst: int) -> TokenBuckets | None:
-    return None if rate is None else TokenBuckets(rate, burst)
+def _buckets(rate: float | None, burst: int, reason: str) -> TokenBuckets | None:
+    """A limit of `runtime.limit`; its refusals are counted under ``reason``."""
+    return None if rate is None else TokenBuckets(rate, burst, reason=reason)

@@ -40,6 +40,7 @@ from cardtable.poker_squares.hint import hint
 from cardtable.poker_squares.review import STEPS, StepReview, review_step, summary, visible
 from cardtable.server.core.admission import Admission, spare_slot
 from cardtable.server.core.errors import ApiError
+from cardtable.server.core.metrics import count_refusal
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.store import Store
 from cardtable.server.review.store import DONE, FAILED, RUNNING, ReviewRow, ReviewStore
@@ -132,6 +133,7 @@ class Reviews:
                     return "waiting"
             waiting = len(mine or ())
             if (job.player in self._running) + waiting >= 1 + self.queue_max:
+                count_refusal("review_queue_full")
                 raise too_many(self.queue_max)
             self._waiting.setdefault(job.player, deque()).append(job)
             started = self._dispatch()

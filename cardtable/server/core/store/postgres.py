@@ -62,6 +62,7 @@ PROBE_EVERY = 0.5
 class PostgresStore(SqlStore):
     placeholder = "%s"
     dialect = "postgresql"
+    driver_errors = (psycopg.Error,)
 
     def __init__(
         self,
@@ -162,12 +163,12 @@ class PostgresStore(SqlStore):
         return conn
 
     @contextmanager
-    def transaction(self) -> Iterator[Tx]:
+    def _transaction(self) -> Iterator[Tx]:
         with self._connection() as conn, conn.transaction(), conn.cursor() as cur:
             yield cur
 
     @contextmanager
-    def reading(self) -> Iterator[Tx]:
+    def _reading(self) -> Iterator[Tx]:
         with self._connection() as conn, conn.cursor() as cur:
             yield cur
 

@@ -4,19 +4,26 @@ The statements are plain SQL both databases accept (``?`` placeholders are rewri
 psycopg); JSON is kept as text, flags as 0/1 integers and times as ISO-8601 UTC text, so the
 two backends behave the same. Subclasses supply connections and transactions. The tables are
 made and changed by the numbered migrations in `migrations.py`, run when a store opens.
+
+Every transaction and reading cursor is timed (``cardtable_store_transaction_seconds``) and
+every failure of the database counted (``cardtable_store_errors_total``; core/metrics.py):
+not a refusal made inside a transaction (an illegal move, a lost compare-and-set), nor a
+unique-key conflict that is tried again.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
+import time
 from abc import abstractmethod
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from cardtable.server.core import jsontext
+from cardtable.server.core.metrics import RETENTION_DELETED, STORE_ERRORS, STORE_SECONDS
 from cardtable.server.core.store.base import (
     JSON,
     Caller,
@@ -27,6 +34,8 @@ from cardtable.server.core.store.base import (
     Retention,
     StaleVersion,
     Store,
+    StoreBusy,
+    StoreError,
     Tx,
 )
 from cardtable.server.core.store.migrations import Dialect, migrate, new_device_id
@@ -87,15 +96,55 @@ class SqlStore(Store):
 
     placeholder = "?"
     dialect: ClassVar[Dialect]
+    driver_errors: ClassVar[tuple[type[Exception], ...]] = ()
+    """The database driver's own errors (``cardtable_store_errors_total{error="database"}``)."""
 
-    @abstractmethod
-    def transaction(self) -> AbstractContextManager[Tx]:
+    @contextmanager
+    def transaction(self) -> Iterator[Tx]:
         """A cursor inside one write transaction: committed on leaving, rolled back on an
         error."""
+        with self._timed("write"), self._transaction() as tx:
+            yield tx
+
+    @contextmanager
+    def reading(self) -> Iterator[Tx]:
+        """A cursor for reads that need no write lock (each statement sees committed data)."""
+        with self._timed("read"), self._reading() as tx:
+            yield tx
 
     @abstractmethod
-    def reading(self) -> AbstractContextManager[Tx]:
-        """A cursor for reads that need no write lock (each statement sees committed data)."""
+    def _transaction(self) -> AbstractContextManager[Tx]:
+        """`transaction` of this database."""
+
+    @abstractmethod
+    def _reading(self) -> AbstractContextManager[Tx]:
+        """`reading` of this database."""
+
+    @contextmanager
+    def _timed(self, kind: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        except Exception as exc:
+            error = self._error_label(exc)
+            if error is not None:
+                STORE_ERRORS.labels(error=error).inc()
+            raise
+        finally:
+            STORE_SECONDS.labels(kind=kind).observe(time.perf_counter() - start)
+
+    def _error_label(self, exc: Exception) -> str | None:
+        """How a failure is counted: ``busy`` (no connection free in time), ``unavailable``
+        (the database unreachable, a lost connection, the store closed), ``database`` (the
+        driver's error); None for what is not the store's failure (a refusal raised inside
+        the transaction, a conflict tried again)."""
+        if isinstance(exc, StoreBusy):
+            return "busy"
+        if isinstance(exc, StoreError):
+            return "unavailable"
+        if isinstance(exc, self.driver_errors) and not self._is_conflict(exc):
+            return "database"
+        return None
 
     def _is_conflict(self, exc: Exception) -> bool:
         """True for a unique-key violation (another process created a game at once)."""
@@ -325,6 +374,8 @@ class SqlStore(Store):
                         continue  # the first finish with a best total stays (score board)
                     self._run(tx, "DELETE FROM finishes WHERE game_id = ? AND n = ?", (game_id, n))
                     deleted += 1
+        if deleted:
+            RETENTION_DELETED.labels(what="pruned").inc(deleted)
         return deleted
 
     def _best_rows(self, tx: Tx, player: str, kind: str) -> set[tuple[str, int]]:

@@ -36,6 +36,7 @@ WAL_RETRY = 0.005
 
 class SqliteStore(SqlStore):
     dialect = "sqlite"
+    driver_errors = (sqlite3.Error,)
 
     def __init__(self, path: Path, *, busy_ms: int = 10_000, max_idle: int = 8) -> None:
         self.path = Path(path)
@@ -103,7 +104,7 @@ class SqliteStore(SqlStore):
                     conn.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[Tx]:
+    def _transaction(self) -> Iterator[Tx]:
         with self._write, self._connection() as conn:
             cur = conn.cursor()
             cur.execute("BEGIN IMMEDIATE")
@@ -118,7 +119,7 @@ class SqliteStore(SqlStore):
                 cur.close()
 
     @contextmanager
-    def reading(self) -> Iterator[Tx]:
+    def _reading(self) -> Iterator[Tx]:
         with self._connection() as conn:
             cur = conn.cursor()
             try:
