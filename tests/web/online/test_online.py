@@ -633,6 +633,17 @@ def test_the_host_invites_someone_new_into_an_absent_seat(
     shot(host, screenshot_dir, "seat-open-host", locale)
     # The guest (watching) sees the open seat, and takes it with a name.
     expect(guest.locator("#seat-open")).to_be_visible(timeout=LIVE_TIMEOUT)
+    # Drawing the table again (here: the language changes; in play, a computer's step) keeps
+    # the same button, so a press half made or the keyboard's focus is never lost.
+    take = guest.locator("#take-seat-1")
+    take.evaluate("b => { b.dataset.probe = 'kept'; }")
+    before = take.inner_text()
+    other_lang = "ja" if g_locale.startswith("en") else "en"
+    guest.locator(f"[data-set-lang='{other_lang}']").click()
+    expect(take).not_to_have_text(before)
+    expect(take).to_have_attribute("data-probe", "kept")
+    guest.locator(f"[data-set-lang='{g_locale[:2]}']").click()
+    expect(take).to_have_text(before)
     guest.locator("#seat-join-name").fill("")
     guest.locator("#take-seat-1").click()
     expect(guest.locator("#seat-join-name")).to_have_attribute("aria-invalid", "true")

@@ -129,15 +129,20 @@ function renderSeatOpen(game) {
   $("seat-invite-link").value = inviteUrl();
   $("seat-open-join").hidden = !guest;
   if (guest) {
-    $("seat-open-seats").replaceChildren(
-      ...open.map((seat) => {
-        const b = button(`take-seat-${seat}`, "primary take-seat", t("kco.take_seat", { n: seat + 1 }), () =>
-          page.on.join(seat, "seat-join-name"),
-        );
-        b.dataset.seat = String(seat);
-        return b;
-      }),
-    );
+    // The buttons stay the same nodes while the same seats are open: a table that changes
+    // (a computer's step) must not take a press half made, nor the keyboard's focus, away.
+    const seats = $("seat-open-seats");
+    const have = [...seats.children].map((b) => Number(b.dataset.seat));
+    if (have.join() !== open.join()) {
+      seats.replaceChildren(
+        ...open.map((seat) => {
+          const b = button(`take-seat-${seat}`, "primary take-seat", "", () => page.on.join(seat, "seat-join-name"));
+          b.dataset.seat = String(seat);
+          return b;
+        }),
+      );
+    }
+    for (const b of seats.children) b.textContent = t("kco.take_seat", { n: Number(b.dataset.seat) + 1 });
   }
 }
 
