@@ -53,7 +53,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.http11 import Request
 
 from cardtable.server.core.logs import log_config
-from cardtable.server.core.metrics import count_refusal
+from cardtable.server.core.metrics import LIVE_CLOSED, count_refusal
 from cardtable.server.core.ratelimit import TokenBuckets, client_key, retry_after
 from cardtable.server.core.settings import Settings
 
@@ -239,11 +239,32 @@ def _no_delay(transport: Any) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+READ_SLICE = 4096
+"""Bytes of a live socket's input parsed at a time (`GuardedWebSocketProtocol`)."""
+
+
 class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol with caps: the open sockets (`max_open`), and a flood of
+    messages (`max_unread`).
+
+    A socket's input is parsed in slices of `READ_SLICE` bytes. One read from the kernel can
+    bring 256 KiB, and uvicorn parses and queues every message in it before the event loop
+    does anything else: 64-125 KiB of small text frames (a client sending as fast as its
+    socket takes them, through a proxy that passes big chunks on) held the loop 40-100 ms
+    while it queued thousands of messages the app would never read (it closes the socket
+    after its message budget, online/live.py). Past `max_unread` messages waiting for the
+    app, the socket is closed with 1008 and the rest of its input dropped unparsed."""
+
     max_open: int | None = None
     """Live sockets this server keeps (transport level; the app's own budget evicts first)."""
+    max_unread: int | None = None
+    """Messages read and not yet taken by the app past which the socket is closed (1008):
+    above the app's message budget (`OnlineSettings.live_message_burst`), so the app's own
+    budget closes (and counts) a flood first; this bounds what is parsed before it does."""
     ws_open: ClassVar[dict[GuardedWebSocketProtocol, None]] = {}
     """This server's open WebSocket connections, oldest first (a subclass per server)."""
+    flood_closes: ClassVar[int] = 0
+    """Sockets closed for `max_unread`, by every server in this process (for tests)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -260,22 +281,39 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.ws_open.pop(self, None)
         super().connection_lost(exc)
 
+    def data_received(self, data: bytes) -> None:
+        limit = self.max_unread
+        if limit is None:
+            super().data_received(data)
+            return
+        for start in range(0, len(data), READ_SLICE):
+            transport = self.transport
+            if self.close_sent or transport is None or transport.is_closing():
+                return  # closed: what is left is never parsed
+            super().data_received(data[start : start + READ_SLICE])
+            if self.handshake_complete and self.queue.qsize() > limit and not self.close_sent:
+                GuardedWebSocketProtocol.flood_closes += 1
+                LIVE_CLOSED.labels(reason="too many messages").inc()
+                self.evict(POLICY_VIOLATION, "too many messages", linger=True)
+                return
+
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)  # none when the handshake was refused
         if scope is not None:
             scope["extensions"][EVICT] = self.evict
 
-    def evict(self, code: int, reason: str, *, linger: bool = False) -> None:
+    def evict(self, code: int, reason: str, *, linger: bool = False) -> bool:
         """Close now: the close frame is written and the socket closed without waiting for
         the peer's answer or for the app's handler (which is told the connection is gone).
         What the app calls when a cap lets a newer connection in (online/hub.py). With
         ``linger`` (a flood, online/live.py) nothing more is read, but the socket stays open
         for `CLOSE_TIMEOUT` so the peer reads what was sent before the close frame (closing
-        a socket with unread data resets it, and the peer may lose its last messages)."""
+        a socket with unread data resets it, and the peer may lose its last messages).
+        Whether it closed the socket now (False: it was closed or closing already)."""
         transport = self.transport
         if self.close_sent or transport is None or transport.is_closing():
-            return
+            return False
         if self.handshake_complete:
             self.conn.send_close(code, reason)
             transport.write(b"".join(self.conn.data_to_send()))
@@ -285,8 +323,9 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
             transport.pause_reading()
             self.read_paused = True
             self.loop.call_later(CLOSE_TIMEOUT, transport.close)
-            return
+            return True
         transport.close()
+        return True
 
     def _drop_closing(self, excess: int) -> None:
         """Over the cap: abort sockets that have sent their close and only wait for the
@@ -303,6 +342,8 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
 EVICT = "cardtable.evict"
 """The ASGI scope extension under which `GuardedWebSocketProtocol.evict` is offered."""
 CLOSE_TIMEOUT = 1.0
+POLICY_VIOLATION = 1008
+"""The close code of a socket past its message budget (RFC 6455; online/live.py too)."""
 """Seconds a closed live socket waits for the peer's close frame before its transport is
 closed anyway (uvicorn's default, 10 s, lets a client that never answers hold the socket)."""
 
@@ -370,6 +411,15 @@ def connection_budgets(settings: Settings) -> tuple[int, int]:
     return max(2, total - live), live
 
 
+def max_unread(settings: Settings) -> int | None:
+    """`GuardedWebSocketProtocol.max_unread` for ``settings``: four times the message
+    budget's burst, at least 64 (None when messages are not limited)."""
+    online = settings.online
+    if online.live_message_rate is None:
+        return None
+    return max(64, 4 * online.live_message_burst)
+
+
 def websocket_options(settings: Settings) -> dict[str, Any]:
     """The `uvicorn.Config` arguments for the live channel: the WebSocket protocol (with its
     socket cap), the frame size limit enforced before reading, no compression."""
@@ -377,7 +427,7 @@ def websocket_options(settings: Settings) -> dict[str, Any]:
     protocol = type(
         "CardtableWebSocketProtocol",
         (GuardedWebSocketProtocol,),
-        {"max_open": live, "ws_open": {}},
+        {"max_open": live, "max_unread": max_unread(settings), "ws_open": {}},
     )
     return {
         "ws": protocol,

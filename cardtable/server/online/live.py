@@ -344,13 +344,16 @@ async def _serve(ws: WebSocket, online: OnlineTables, token: str, slot: Slot) ->
             for task in done:
                 task.result()
     except _Closed as exc:
-        LIVE_CLOSED.labels(reason=exc.reason).inc()
         evict = ws.scope.get("extensions", {}).get(EVICT)
         if exc.code == POLICY and evict is not None:
             # A flood: the close frame goes out and the socket stops reading at once, rather
-            # than parsing what the peer keeps sending until its close reply comes.
-            evict(exc.code, exc.reason, linger=True)
+            # than parsing what the peer keeps sending until its close reply comes. Counted
+            # unless the socket was closed already (by the protocol's own flood guard, which
+            # counts it: core/serving.py).
+            if evict(exc.code, exc.reason, linger=True):
+                LIVE_CLOSED.labels(reason=exc.reason).inc()
             return
+        LIVE_CLOSED.labels(reason=exc.reason).inc()
         with contextlib.suppress(Exception):
             if exc.message is not None:
                 await ws.send_text(json.dumps(exc.message, separators=(",", ":")))

@@ -39,6 +39,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from cardtable.server import Settings, create_app
 from cardtable.server.core.online_config import OnlineSettings
+from cardtable.server.core.serving import GuardedWebSocketProtocol
 from cardtable.server.online.tables import OnlineTables
 from tests.support.aio import run
 from tests.support.live_server import live_server
@@ -307,6 +308,40 @@ def test_a_connection_past_its_message_budget_closes_with_1008(tmp_path: Path) -
         assert alive(quiet)
         quiet.close()
         assert closes() == before + 2
+
+
+def test_a_flood_in_one_read_is_cut_off_unparsed(tmp_path: Path) -> None:
+    """3,000 pings after the hello, written at once (about 70 KiB, as a proxy passes a
+    flooding client's input on): the socket is closed with 1008 by the protocol's own guard
+    once more messages wait for the app than `max_unread`, so the rest is never parsed and
+    queued (the app's budget alone closed it only after every message in the read had been
+    parsed), and the close is counted once, under the app's reason."""
+
+    def closes() -> float:
+        value = REGISTRY.get_sample_value(
+            "cardtable_live_closed_total", {"reason": "too many messages"}
+        )
+        return value or 0.0
+
+    with serve(tmp_path) as server:
+        ann = server.device()
+        token = table_of(ann)
+        before, counted = GuardedWebSocketProtocol.flood_closes, closes()
+
+        async def main() -> None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(upgrade_request(server.port, f"{BASE}/{token}/live"))
+            assert await read_upgrade(reader) == b"HTTP/1.1 101 Switching Protocols"
+            hi = {"type": "hello", "player": ann.player_id, "version": None}
+            ping = text_frame(json.dumps({"type": "ping"}))
+            writer.write(text_frame(json.dumps(hi)) + ping * 3000)
+            await writer.drain()
+            assert await read_close(reader, 10) == 1008
+            writer.close()
+
+        run(main(), timeout=30)
+        assert GuardedWebSocketProtocol.flood_closes == before + 1
+        eventually(lambda: closes() == counted + 1)
 
 
 def test_origin_is_checked_against_the_site(tmp_path: Path) -> None:
