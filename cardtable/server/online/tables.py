@@ -27,6 +27,7 @@ from cardtable.server.core.errors import ApiError, damaged
 from cardtable.server.core.ratelimit import TokenBuckets
 from cardtable.server.core.serving import connection_budgets
 from cardtable.server.core.store import StaleVersion
+from cardtable.server.core.store.base import Tx
 from cardtable.server.devices.public import DeviceStore
 from cardtable.server.online.driver import Driver
 from cardtable.server.online.fanout import make_fanout
@@ -52,6 +53,10 @@ class Changed(NamedTuple):
     room: Room
     since: int | None
     """The version the saved change was made from (None: nothing was saved)."""
+
+
+SavedHook = Callable[[Tx, RoomRecord, Room], None]
+"""A hook of `OnlineTables.saved_hooks`: (the transaction, the record before, the table after)."""
 
 
 class OnlineTables:
@@ -85,6 +90,10 @@ class OnlineTables:
         """Store reads under way for live connections, per table (`newest`)."""
         self.reads = 0
         """Tables read from the store for live connections (for tests and the benchmark)."""
+        self.saved_hooks: list[SavedHook] = []
+        """Called inside every save's transaction, after the fan-out's NOTIFY, with the
+        record the change was made over and the table as saved: work that must be written
+        with the change or not at all (an outbox row), never slow work."""
 
     @property
     def store(self) -> OnlineStore:
@@ -125,12 +134,18 @@ class OnlineTables:
     # -- saving --------------------------------------------------------------------------
     def save(self, record: RoomRecord, room: Room) -> RoomRecord:
         """Compare-and-set ``room`` over ``record`` (`StaleVersion` when it lost)."""
+
+        def published(tx: Tx, key: str, version: int) -> None:
+            self.fanout.published(tx, key, version)
+            for hook in self.saved_hooks:
+                hook(tx, record, room)
+
         saved = self.store.save(
             record,
             room.to_dict(),
             due_at=room.due_at,
             keep_code=room.is_open,
-            published=self.fanout.published,
+            published=published,
         )
         if room.version == saved.version:
             _decoded_as(saved, room)  # what was just stored: no need to decode it again
