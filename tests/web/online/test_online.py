@@ -98,8 +98,19 @@ def test_a_match_on_three_devices_with_a_spectator_then_a_rematch(device: Device
     assert host.evaluate("() => navigator.clipboard.readText()").endswith(f"#{token}")
     expect(host.locator("#start-match-btn")).to_be_disabled()
 
+    # The host picks a strength for seat 2 and keeps the keyboard on it; Ben joining (the
+    # lobby drawn again) changes neither.
+    strength = host.locator("#strength-2")
+    strength.select_option("strong")
+    strength.focus()
     ben = device()
     join_by_link(ben, token, "Ben")
+    expect(host.locator(".lobby-seat[data-seat='1'] .lobby-seat-name")).to_have_text(
+        "Ben", timeout=LIVE_TIMEOUT
+    )
+    expect(strength).to_have_value("strong")
+    # (Not to_be_focused: the host's page is not the browser's focused window any more.)
+    assert host.evaluate("() => document.activeElement?.id") == "strength-2"
     chie = device(phone=True, locale="ja-JP")
     assert join_by_code(chie, code, "ちえ") == token
     # Every device sees who has joined, names as text (never markup).

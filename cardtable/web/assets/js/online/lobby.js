@@ -85,6 +85,22 @@ function showCode(code) {
   node.setAttribute("aria-label", t("kco.code_spoken", { letters: code.split("").join(" ") }));
 }
 
+/** The words of an open seat's kept tools, in the page's language now. */
+function relabelTools(tools, seat) {
+  const take = tools.querySelector(".take-seat");
+  if (take) take.textContent = t("kco.take_seat", { n: seat + 1 });
+  const select = tools.querySelector(".strength-select");
+  if (select) {
+    select.setAttribute("aria-label", t("kco.strength_for", { n: seat + 1 }));
+    for (const o of select.options) o.textContent = t(`kc.strength.${o.value}`);
+  }
+  const make = tools.querySelector(".make-computer");
+  if (make) {
+    make.textContent = t("kco.make_computer");
+    make.setAttribute("aria-label", t("kco.make_computer_label", { n: seat + 1 }));
+  }
+}
+
 /**
  * Draws the lobby. `actions`: `join(seat)`, `makeComputer(seat, strength)`; `serverNow()`.
  */
@@ -111,6 +127,14 @@ export function renderLobby(table, { join, makeComputer, serverNow, inviteUrl })
   const seated = Boolean(me);
   $("lobby").classList.toggle("guest", !seated);
   $("join-box").hidden = seated || !open.length;
+  // An open seat keeps its tools (the same nodes) while they stay the same: a table drawn
+  // again (someone connects or joins) must not lose a press half made, the keyboard's focus
+  // or the host's choice of strength.
+  const focused = document.activeElement;
+  const kept = new Map();
+  for (const node of $("lobby-seats").querySelectorAll(".lobby-seat-tools")) {
+    kept.set(node.dataset.key, node);
+  }
   const items = table.seats.map((s, seat) => {
     const li = el("li", `lobby-seat ${s.kind}`);
     li.dataset.seat = String(seat);
@@ -127,7 +151,15 @@ export function renderLobby(table, { join, makeComputer, serverNow, inviteUrl })
     if (conn) li.append(conn);
     if (s.kind === "open") {
       li.append(el("span", "conn waiting", t("kco.waiting_friend")));
+      const key = `${seat}:${seated}:${host}`;
+      const old = kept.get(key);
+      if (old) {
+        relabelTools(old, seat);
+        li.append(old);
+        return li;
+      }
       const tools = el("span", "lobby-seat-tools");
+      tools.dataset.key = key;
       if (!seated) {
         const b = el("button", "primary take-seat", t("kco.take_seat", { n: seat + 1 }));
         b.type = "button";
@@ -157,6 +189,8 @@ export function renderLobby(table, { join, makeComputer, serverNow, inviteUrl })
     return li;
   });
   $("lobby-seats").replaceChildren(...items);
+  // A kept control moved into its seat's new row: the focus goes back to it.
+  if (focused?.isConnected && focused !== document.activeElement) focused.focus({ preventScroll: true });
 
   const startBtn = $("start-match-btn");
   startBtn.hidden = !host;
