@@ -114,3 +114,6 @@ _.read_paused
 
 # A response model's field, read by the pages (/api/continue: what the unfinished deal counts for).
 _.poker_squares_counted
+
+# Counted by the protocol for the tests (core/serving.py: sockets closed for a flood).
+_.flood_closes
