@@ -265,6 +265,10 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     """This server's open WebSocket connections, oldest first (a subclass per server)."""
     flood_closes: ClassVar[int] = 0
     """Sockets closed for `max_unread`, by every server in this process (for tests)."""
+    discarding: bool = False
+    """Closed with ``linger`` (a flood): input that still arrives is dropped unparsed. A
+    socket closed the ordinary way goes on parsing, to read the peer's close reply and
+    finish the closing handshake at once."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -288,8 +292,8 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
             return
         for start in range(0, len(data), READ_SLICE):
             transport = self.transport
-            if self.close_sent or transport is None or transport.is_closing():
-                return  # closed: what is left is never parsed
+            if self.discarding or transport is None or transport.is_closing():
+                return  # closed for a flood: what is left is never parsed
             super().data_received(data[start : start + READ_SLICE])
             if self.handshake_complete and self.queue.qsize() > limit and not self.close_sent:
                 GuardedWebSocketProtocol.flood_closes += 1
@@ -320,6 +324,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.close_sent = True
         self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
         if linger:
+            self.discarding = True
             transport.pause_reading()
             self.read_paused = True
             self.loop.call_later(CLOSE_TIMEOUT, transport.close)
@@ -342,10 +347,10 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
 EVICT = "cardtable.evict"
 """The ASGI scope extension under which `GuardedWebSocketProtocol.evict` is offered."""
 CLOSE_TIMEOUT = 1.0
-POLICY_VIOLATION = 1008
-"""The close code of a socket past its message budget (RFC 6455; online/live.py too)."""
 """Seconds a closed live socket waits for the peer's close frame before its transport is
 closed anyway (uvicorn's default, 10 s, lets a client that never answers hold the socket)."""
+POLICY_VIOLATION = 1008
+"""The close code of a socket past its message budget (RFC 6455; online/live.py too)."""
 
 
 _log = logging.getLogger("cardtable.server")

@@ -27,3 +27,18 @@ export function dialogButton(id, className = "") {
   if (className) b.className = className;
   return b;
 }
+
+/**
+ * Calls `handler` once, when `dialog` closes from the showing that follows. A dialog's
+ * "close" event is a task of its own: a question asked again at once (Esc, then the same
+ * key) can open the dialog before the first closing's event arrives, and that late event
+ * must not answer the new question.
+ */
+export function whenClosed(dialog, handler) {
+  const closed = () => {
+    if (dialog.open) return; // the close of an earlier showing, delivered late
+    dialog.removeEventListener("close", closed);
+    handler();
+  };
+  dialog.addEventListener("close", closed);
+}

@@ -13,7 +13,7 @@
  * "Keep today's daily" (or Esc) leaves the attempt counted.
  */
 
-import { dialogButton, questionDialog } from "../core/dialog.js";
+import { dialogButton, questionDialog, whenClosed } from "../core/dialog.js";
 import { applyTranslations, currentLanguage, t } from "../core/i18n.js";
 import { getSetting, setSetting, storageGet, storageSet } from "../core/settings.js";
 import { DAILY_GAME_KEY } from "./api.js";
@@ -140,15 +140,11 @@ function ask(words, onQuiet = null) {
   const back = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   dialog.returnValue = "";
   return new Promise((resolve) => {
-    dialog.addEventListener(
-      "close",
-      () => {
-        if (back?.isConnected) back.focus();
-        if (words.quiet && quiet.checked && onQuiet) onQuiet();
-        resolve(dialog.returnValue === "yes");
-      },
-      { once: true },
-    );
+    whenClosed(dialog, () => {
+      if (back?.isConnected) back.focus();
+      if (words.quiet && quiet.checked && onQuiet) onQuiet();
+      resolve(dialog.returnValue === "yes");
+    });
     dialog.showModal();
     dialog.querySelector("#daily-ask-keep").focus();
   });

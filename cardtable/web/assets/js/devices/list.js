@@ -7,6 +7,7 @@
  */
 
 import { call } from "../core/api.js";
+import { whenClosed } from "../core/dialog.js";
 import { currentLanguage, t } from "../core/i18n.js";
 import { el, refusalText } from "./claim.js";
 
@@ -295,15 +296,11 @@ function askSignOut(d, back) {
   $("dv-sign-out-dialog-yes").textContent = t("devices.sign_out");
   dialog.returnValue = "";
   return new Promise((resolve) => {
-    dialog.addEventListener(
-      "close",
-      () => {
-        const yes = dialog.returnValue === "yes";
-        if (!yes && back?.isConnected) back.focus();
-        resolve(yes);
-      },
-      { once: true },
-    );
+    whenClosed(dialog, () => {
+      const yes = dialog.returnValue === "yes";
+      if (!yes && back?.isConnected) back.focus();
+      resolve(yes);
+    });
     dialog.showModal();
     $("dv-sign-out-dialog-keep").focus();
   });

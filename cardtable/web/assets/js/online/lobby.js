@@ -101,6 +101,61 @@ function relabelTools(tools, seat) {
   }
 }
 
+/** The tools of an open seat: Take seat for a guest, the strength and Computer for the host. */
+function openSeatTools(seat, key, { seated, host, join, makeComputer }) {
+  const tools = el("span", "lobby-seat-tools");
+  tools.dataset.key = key;
+  if (!seated) {
+    const b = el("button", "primary take-seat", t("kco.take_seat", { n: seat + 1 }));
+    b.type = "button";
+    b.dataset.seat = String(seat);
+    b.addEventListener("click", () => join(seat));
+    tools.append(b);
+  }
+  if (host) {
+    const select = el("select", "strength-select");
+    select.id = `strength-${seat}`;
+    select.setAttribute("aria-label", t("kco.strength_for", { n: seat + 1 }));
+    for (const v of ["easy", "normal", "strong"]) {
+      const o = el("option", "", t(`kc.strength.${v}`));
+      o.value = v;
+      o.selected = v === "normal";
+      select.append(o);
+    }
+    const b = el("button", "make-computer", t("kco.make_computer"));
+    b.type = "button";
+    b.dataset.seat = String(seat);
+    b.setAttribute("aria-label", t("kco.make_computer_label", { n: seat + 1 }));
+    b.addEventListener("click", () => makeComputer(seat, select.value));
+    tools.append(select, b);
+  }
+  return tools;
+}
+
+/** One seat's row in the lobby; an open seat takes its tools from `kept` when they match. */
+function seatRow(table, seat, kept, { join, makeComputer, serverNow }) {
+  const s = table.seats[seat];
+  const seated = Boolean(table.me);
+  const host = Boolean(table.me?.host);
+  const li = el("li", `lobby-seat ${s.kind}`);
+  li.dataset.seat = String(seat);
+  const who = el("span", "lobby-seat-who");
+  who.append(el("span", "lobby-seat-n", String(seat + 1)), " ", el("strong", "lobby-seat-name", seatName(table, seat)));
+  const tags = seatTags(table, seat);
+  if (tags.length) who.append(" ", el("span", "lobby-seat-tags", tags.join(t("kc.sep"))));
+  li.append(who);
+  const conn = connectionNode(table, seat, serverNow);
+  if (conn) li.append(conn);
+  if (s.kind !== "open") return li;
+  li.append(el("span", "conn waiting", t("kco.waiting_friend")));
+  const key = `${seat}:${seated}:${host}`;
+  const old = kept.get(key);
+  if (old) relabelTools(old, seat);
+  const tools = old ?? openSeatTools(seat, key, { seated, host, join, makeComputer });
+  if (tools.childElementCount) li.append(tools);
+  return li;
+}
+
 /**
  * Draws the lobby. `actions`: `join(seat)`, `makeComputer(seat, strength)`; `serverNow()`.
  */
@@ -135,59 +190,7 @@ export function renderLobby(table, { join, makeComputer, serverNow, inviteUrl })
   for (const node of $("lobby-seats").querySelectorAll(".lobby-seat-tools")) {
     kept.set(node.dataset.key, node);
   }
-  const items = table.seats.map((s, seat) => {
-    const li = el("li", `lobby-seat ${s.kind}`);
-    li.dataset.seat = String(seat);
-    const who = el("span", "lobby-seat-who");
-    who.append(
-      el("span", "lobby-seat-n", String(seat + 1)),
-      " ",
-      el("strong", "lobby-seat-name", seatName(table, seat)),
-    );
-    const tags = seatTags(table, seat);
-    if (tags.length) who.append(" ", el("span", "lobby-seat-tags", tags.join(t("kc.sep"))));
-    li.append(who);
-    const conn = connectionNode(table, seat, serverNow);
-    if (conn) li.append(conn);
-    if (s.kind === "open") {
-      li.append(el("span", "conn waiting", t("kco.waiting_friend")));
-      const key = `${seat}:${seated}:${host}`;
-      const old = kept.get(key);
-      if (old) {
-        relabelTools(old, seat);
-        li.append(old);
-        return li;
-      }
-      const tools = el("span", "lobby-seat-tools");
-      tools.dataset.key = key;
-      if (!seated) {
-        const b = el("button", "primary take-seat", t("kco.take_seat", { n: seat + 1 }));
-        b.type = "button";
-        b.dataset.seat = String(seat);
-        b.addEventListener("click", () => join(seat));
-        tools.append(b);
-      }
-      if (host) {
-        const select = el("select", "strength-select");
-        select.id = `strength-${seat}`;
-        select.setAttribute("aria-label", t("kco.strength_for", { n: seat + 1 }));
-        for (const v of ["easy", "normal", "strong"]) {
-          const o = el("option", "", t(`kc.strength.${v}`));
-          o.value = v;
-          o.selected = v === "normal";
-          select.append(o);
-        }
-        const b = el("button", "make-computer", t("kco.make_computer"));
-        b.type = "button";
-        b.dataset.seat = String(seat);
-        b.setAttribute("aria-label", t("kco.make_computer_label", { n: seat + 1 }));
-        b.addEventListener("click", () => makeComputer(seat, select.value));
-        tools.append(select, b);
-      }
-      if (tools.childElementCount) li.append(tools);
-    }
-    return li;
-  });
+  const items = table.seats.map((_, seat) => seatRow(table, seat, kept, { join, makeComputer, serverNow }));
   $("lobby-seats").replaceChildren(...items);
   // A kept control moved into its seat's new row: the focus goes back to it.
   if (focused?.isConnected && focused !== document.activeElement) focused.focus({ preventScroll: true });
