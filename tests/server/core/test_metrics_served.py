@@ -175,7 +175,16 @@ def test_every_line_is_json_and_carries_the_request_id(server: ServeProcess) -> 
     line = wait_for("the access line of a new id", lambda: access_line(server, new_id))
     assert line["status"] == 404 and line["path"] == "/api/nowhere"
 
-    output = lines(server)
+    def both_started() -> list[str] | None:
+        # The first worker may answer while the second is still starting (a busy machine).
+        output = lines(server)
+        pids = {
+            r["pid"] for r in map(json.loads, output)
+            if str(r.get("message", "")).startswith("Application startup complete")
+        }  # fmt: skip
+        return output if len(pids) == 2 else None
+
+    output = wait_for("both workers' startup lines", both_started)
     for text in output:
         record = json.loads(text)  # every line, from the supervisor and both workers
         assert {"time", "level", "logger", "message", "pid"} <= set(record), text
