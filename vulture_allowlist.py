@@ -117,3 +117,8 @@ _.poker_squares_counted
 
 # Counted by the protocol for the tests (core/serving.py: sockets closed for a flood).
 _.flood_closes
+
+# "Your tables" (cardtable/server/online/models.py `MineSeat`, `MineTable`): filled from the
+# seats index's summary by `model_validate`, read only by the JSON encoder.
+_.you
+_.turn_seat

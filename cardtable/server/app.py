@@ -18,7 +18,7 @@ from fastapi.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
 from cardtable import __version__
-from cardtable.server.core import errors, health, observe, retention
+from cardtable.server.core import app_shell, errors, health, observe, retention
 from cardtable.server.core.openapi_links import add_links
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.settings import Settings
@@ -28,7 +28,9 @@ from cardtable.server.devices import players
 from cardtable.server.devices import routes as routes_devices
 from cardtable.server.games import routes as routes_games
 from cardtable.server.online import routes as online_routes
-from cardtable.server.online.tables import OnlineTables
+from cardtable.server.online.tables import OnlineTables, load_room
+from cardtable.server.push import routes as routes_push
+from cardtable.server.push.service import Push
 from cardtable.server.review import routes as routes_review
 from cardtable.server.stats import routes as routes_stats
 
@@ -37,6 +39,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = Settings() if settings is None else settings
     runtime = Runtime(settings)
     online = OnlineTables(runtime)
+    push = Push(runtime)
+    online.saved_hooks.append(push.on_saved(load_room))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -46,10 +50,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await run_in_threadpool(lambda: runtime.store)
         runtime.admission.warm()
         await online.start()
+        await push.start()
         try:
             async with retention.running(runtime):
                 yield
         finally:
+            await push.stop()
             await online.stop()
             # The search pool stops with the last app using it, before the process exits
             # (cardtable/server/core/admission.py, "Lifecycle").
@@ -66,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.runtime = runtime
     app.state.online = online
+    app.state.push = push
     errors.install(app)
     app.include_router(health.router)
     app.include_router(observe.router)
@@ -78,6 +85,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_review.router)
     app.include_router(routes_daily.router)
     app.include_router(routes_stats.router)
+    app.include_router(routes_push.router)
+    app.router.routes.extend(
+        app_shell.routes(settings.web_dir, {"grace_seconds": round(settings.online.grace_seconds)})
+    )
     app.router.routes.extend(
         site(settings.web_dir, {"grace_seconds": round(settings.online.grace_seconds)})
     )

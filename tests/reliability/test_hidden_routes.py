@@ -47,6 +47,10 @@ SKIPPED: dict[str, str] = {
     "/openapi.json": "the schema itself: the same text for every caller, no player data",
     "/": "a page: test_hidden_scan.check_static scans every page and asset",
     "/{page}.html": "pages: test_hidden_scan.check_static scans every page and asset",
+    "/manifest.webmanifest": "the app's manifest: one text for every caller, made from the "
+    "release and the page names, no player data (tests/web/test_app_install.py)",
+    "/sw.js": "the service worker's script: one file for every caller with the release in it, "
+    "no player data (tests/web/test_app_install.py)",
 }
 """GET routes the app serves that this scanner deliberately does not call."""
 LIVE = f"{BASE}/{{token}}/live"

@@ -199,6 +199,12 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
         (f"/api/devices/{action}", "post")
         for action in ("transfer", "transfer-qr", "claim", "sign-out-others", "recovery", "restore")
     }
+    expected |= {(f"{online}/mine", "get")}
+    expected |= {
+        ("/api/push/key", "get"),
+        ("/api/push/subscriptions", "post"),
+        ("/api/push/subscriptions/current", "delete"),
+    }
     assert paths == expected
     schemas = doc["components"]["schemas"]
     names = "PSGame PSMove PSNewGame PSHint PSScoreBoard KCGame KCMove KCNewGame KCResults"

@@ -137,7 +137,11 @@ class ContextPool:
 
     def new(self, phone: bool, locale: str, **options: Any) -> BrowserContext:
         args = {**(PHONE if phone else DESKTOP), "base_url": self.base_url, "locale": locale}
-        return self.browser.new_context(**args, **options)
+        # The app's service worker (tests/web/test_app_install.py) stays out of the other
+        # tests: it would precache the whole site in every context and answer requests that
+        # a test routes. A test about it passes service_workers="allow".
+        args["service_workers"] = "block"
+        return self.browser.new_context(**{**args, **options})
 
     def take(self, phone: bool, locale: str) -> BrowserContext:
         key = (phone, locale)

@@ -88,6 +88,8 @@ def open_device(
     args: dict[str, Any] = {**(PHONE if phone else DESKTOP), "base_url": base_url, "locale": locale}
     if reduced_motion:
         args["reduced_motion"] = "reduce"
+    # As in conftest.ContextPool: the app's service worker is not what these tests are about.
+    args["service_workers"] = "block"
     context = browser.new_context(**args)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
     page = context.new_page()

@@ -172,3 +172,11 @@ def worker_gone(pid: int) -> None:
     path = os.environ.get(MULTIPROC_DIR)
     if path:
         mark_process_dead(pid, path)  # type: ignore[no-untyped-call]
+
+
+PUSH_SENT = Counter(
+    "cardtable_push_sent",
+    "Web Push notifications sent to push services, by outcome (delivered, retry, gone, "
+    "dropped, failed)",
+    ["outcome"],
+)

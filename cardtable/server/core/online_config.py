@@ -18,6 +18,8 @@ class OnlineSettings:
     """Live connections without a seat, per table."""
     turn_timers: tuple[float, ...] = (30, 60, 120)
     """The turn-timer lengths a host may choose (seconds; or none)."""
+    turn_paces: tuple[float, ...] = (43200, 86400, 259200)
+    """The turn lengths of a turn-based table (12 hours, a day, three days)."""
     code_hours: float = 24.0
     """How long a room code leads to its table (it also ends with the match)."""
     lookup_rate: float | None = 0.2

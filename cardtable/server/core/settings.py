@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardtable.server.core.online_config import OnlineSettings
+from cardtable.server.core.push_config import PushSettings
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
@@ -107,6 +108,8 @@ class Settings:
     empty: nobody. The default: this machine only."""
     online: OnlineSettings = field(default_factory=OnlineSettings)
     """Online Kings Corner tables: grace period, computer pacing, spectators (docs/online.md)."""
+    push: PushSettings = field(default_factory=PushSettings)
+    """Web Push notifications: VAPID key, push services, sending bounds (docs/online.md)."""
     allow_seed_for_tests: bool = False
     """Test-only: a create request may carry an ``X-Test-Seed`` header that fixes the deal.
     Off by default; it is a header, not a body field, so the public schema is unchanged."""

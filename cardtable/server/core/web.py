@@ -34,7 +34,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; "
+    "manifest-src 'self'; worker-src 'self'"
 )
 PERMISSIONS = (
     "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), "
@@ -182,6 +183,7 @@ class Pages:
         )
         env.globals["asset"] = lambda path: asset_url(web_dir, path)
         env.globals.update(values or {})
+        self.values: Mapping[str, object] = dict(values or {})
         self.templates = Jinja2Templates(env=env)
 
     def exists(self, name: str) -> bool:
@@ -196,6 +198,9 @@ class Pages:
         mapping = import_map(self.web_dir)
         response = self.templates.TemplateResponse(request, f"{name}.html", {"import_map": mapping})
         response.headers["content-security-policy"] = page_csp(mapping)
+        # The release the page belongs to: the service worker keeps a page it fetched only
+        # when it is of the worker's own release (docs/web.md, "Installing the app").
+        response.headers[RELEASE_HEADER] = release(self.web_dir, self.values)
         etag = '"' + hashlib.sha256(response.body).hexdigest()[:32] + '"'
         response.headers["etag"] = etag
         response.headers["cache-control"] = REVALIDATE
@@ -304,6 +309,48 @@ def import_map(web_dir: Path) -> str:
         if versioned != relative:  # the file exists
             imports[f"./{relative}"] = f"./{versioned}"
     return json.dumps({"imports": imports}, separators=(",", ":"))
+
+
+RELEASE_HEADER = "x-cardtable-release"
+ASSETS = "assets"
+WORKER_SOURCE = "worker/sw.js"
+
+
+def shell_assets(web_dir: Path) -> list[str]:
+    """Every file under ``assets/`` (paths relative to the site, sorted): the files the
+    installed app keeps for offline use, each under its versioned URL."""
+    root = web_dir / ASSETS
+    if not root.is_dir():
+        return []
+    return sorted(p.relative_to(web_dir).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def page_names(web_dir: Path) -> list[str]:
+    """The names of the site's pages (templates that `Pages` renders), sorted."""
+    folder = web_dir / TEMPLATES
+    if not folder.is_dir():
+        return []
+    return sorted(
+        p.stem for p in folder.glob("*.html") if p.stem != "base" and PAGE_NAME.fullmatch(p.stem)
+    )
+
+
+def release(web_dir: Path, values: Mapping[str, object] | None = None) -> str:
+    """The site's release: 12 hex digits of a hash over everything a page or the service
+    worker is made of (every asset's content hash, every template's, the worker's source and
+    the values the pages state). Any change to one of them is a new release; the installed
+    app keeps one cache per release (docs/web.md, "Installing the app")."""
+    digest = hashlib.sha256(json.dumps(dict(values or {}), sort_keys=True).encode())
+    templates = (
+        sorted((web_dir / TEMPLATES).glob("*.html")) if (web_dir / TEMPLATES).is_dir() else []
+    )
+    for relative in (
+        *shell_assets(web_dir),
+        *(p.relative_to(web_dir).as_posix() for p in templates),
+        WORKER_SOURCE,
+    ):
+        digest.update(asset_url(web_dir, relative).encode() + b"\n")
+    return digest.hexdigest()[:12]
 
 
 API_PATHS = ("/api/", "/healthz", "/openapi.json")

@@ -11,6 +11,8 @@ they import (`make contracts` holds them to it).
 - `DeviceStore`: a player's devices, so "delete my data" (statistics) deletes them too, and
   `DeviceStore.standing`, with which the online live channel checks its open connections'
   credentials (a device signed out or deleted stops receiving its seat's hand).
+- `FORGOTTEN`: hooks run in the transaction that signs a player's devices out or deletes
+  the record (push subscriptions go with their device).
 """
 
 from cardtable.server.devices.players import (
@@ -22,10 +24,12 @@ from cardtable.server.devices.players import (
     player_of,
 )
 from cardtable.server.devices.service import now_of
-from cardtable.server.devices.store import DeviceStore
+from cardtable.server.devices.store import FORGOTTEN, Credential, DeviceStore
 
 __all__ = [
+    "FORGOTTEN",
     "PLAYER_ID",
+    "Credential",
     "DeviceIdDep",
     "DeviceStore",
     "PlayerDep",

@@ -13,13 +13,14 @@ that adds it. Times are ISO-8601 UTC text, as everywhere in the store.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from cardtable.server.core.store.base import Tx
 from cardtable.server.core.store.migrations import new_device_id
+from cardtable.server.core.store.sql import SqlStore
 from cardtable.server.core.store.tables import FeatureTables
 from cardtable.server.devices.service import distinct_name, iso
 
@@ -32,6 +33,10 @@ _ISSUER_IN = (
 CHUNK = 500
 """Credentials per query when a process checks its open live connections."""
 OK, REVOKED, GONE = "ok", "revoked", "gone"
+FORGOTTEN: list[Callable[[SqlStore, Tx, str], None]] = []
+"""Called in the transaction that signs devices of a player out or deletes the record, with
+the store and that player: what another feature keeps per device goes with it (push
+subscriptions)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,10 @@ def _credential(row: Sequence[Any]) -> Credential:
 
 class DeviceStore(FeatureTables):
     what = "device credentials"
+
+    def _forgotten(self, tx: Tx, player: str) -> None:
+        for hook in FORGOTTEN:
+            hook(self.sql, tx, player)
 
     # -- resolving a credential (every request) ----------------------------------------
     def resolve(self, cred: str) -> Credential | None:
@@ -152,6 +161,7 @@ class DeviceStore(FeatureTables):
                 "AND used_at IS NULL",
                 (player, device),
             )
+            self._forgotten(tx, player)
         return bool(n == 1)
 
     def revoke_others(self, player: str, cred: str, at: datetime) -> int:
@@ -170,6 +180,7 @@ class DeviceStore(FeatureTables):
                 "created_by NOT IN (SELECT device FROM credentials WHERE cred = ?)",
                 (player, cred),
             )
+            self._forgotten(tx, player)
         return int(n)
 
     # -- transfer codes ----------------------------------------------------------------
@@ -232,3 +243,4 @@ class DeviceStore(FeatureTables):
         with self.sql.transaction() as tx:
             self._exec(tx, "DELETE FROM transfer_codes WHERE player = ?", (player,))
             self._exec(tx, "DELETE FROM credentials WHERE player = ?", (player,))
+            self._forgotten(tx, player)

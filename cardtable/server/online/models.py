@@ -52,7 +52,16 @@ class NewTable(Request):
     rules: PresetRules | CustomRules = Field(default_factory=lambda: PresetRules(preset="standard"))
     rounds: Literal[1, 3, 5] = 1
     turn_timer: Annotated[float, Strict()] | None = Field(
-        default=None, description="Seconds per turn (30, 60 or 120), or none."
+        default=None,
+        description="Seconds per turn: live 30, 60 or 120 (or none); turn-based 43200, 86400 "
+        "or 259200.",
+    )
+    turn_seconds: Annotated[float, Strict()] | None = Field(
+        default=None, description="The same as `turn_timer` (give one, or both equal)."
+    )
+    pace: Literal["live", "turn"] = Field(
+        default="live",
+        description='"turn": a turn-based table (docs/online.md "Turn-based tables").',
     )
     stand_in: Strength = "normal"
 
@@ -81,6 +90,12 @@ class SettingsOut(Response):
     turn_timer: float | None
     grace: float
     stand_in: Strength
+    pace: Literal["live", "turn"] = Field(
+        default="live", description='"turn": turn-based (hours or days a turn).'
+    )
+    turn_seconds: float | None = Field(
+        default=None, description="Seconds per turn (the same as `turn_timer`), or none."
+    )
 
 
 class SeatOut(Response):
@@ -93,11 +108,17 @@ class SeatOut(Response):
     stand_in: bool
     cards: int | None
     rematch: bool
+    missed: int = Field(
+        default=0,
+        description="Turns in a row that ran out on this person (turn-based tables; 0 else).",
+    )
 
 
 class Turn(Response):
     seat: int
-    deadline: float | None
+    deadline: float | None = Field(
+        description="When the turn timer runs out: epoch seconds (UTC), or null."
+    )
 
 
 class LogEntry(KCLogEntry):
@@ -115,7 +136,16 @@ class Note(Response):
 
     v: int = Field(description="The version of the change that made it.")
     kind: Literal[
-        "drop", "away", "back", "left", "timer", "handed", "reopened", "joined", "computer"
+        "drop",
+        "away",
+        "back",
+        "left",
+        "timer",
+        "handed",
+        "reopened",
+        "joined",
+        "computer",
+        "missed",
     ]
     seat: int
     name: str | None = Field(description="The seat's person's name then.")
@@ -169,4 +199,36 @@ class CodeFound(Response):
 class OnlineConflict(ErrorBody):
     current: OnlineTable | None = Field(
         default=None, description="With `stale_version`: the table as it is now."
+    )
+
+
+class MineSeat(Response):
+    seat: int
+    kind: Literal["person", "open", "computer"]
+    name: str | None = Field(description="A person's display name (null: a computer, open).")
+    you: bool = Field(description="The caller holds this seat.")
+
+
+class MineTable(Response):
+    """One of the caller's tables on "Your tables": what its seat may know, never a card."""
+
+    token: str = Field(description="Opens the table: `/kings-corner-online.html#<token>`.")
+    seats: list[MineSeat]
+    phase: Literal["lobby", "play", "handoff", "round_over", "match_over"]
+    finished: bool = Field(description="The match is over (or everyone left the lobby).")
+    round: int | None = Field(description="The round being played (null in the lobby).")
+    rounds: int
+    turn_seat: int | None = Field(description="Whose turn it is (null: nobody's now).")
+    deadline: str | None = Field(description="When that turn's time runs out (UTC), if timed.")
+    pace: Literal["live", "turn"]
+    turn_seconds: float | None = Field(description="Seconds a turn has (null: no timer).")
+    your_turn: bool = Field(description="The table waits for the caller's move.")
+    updated: str = Field(description="The table's last change (UTC).")
+
+
+class MineTables(Response):
+    now: str = Field(description="The server's clock (UTC), to count the time left from.")
+    tables: list[MineTable] = Field(
+        description="Waiting for the caller's move first, then by last change, newest first; "
+        "at most 50 (the last changed)."
     )

@@ -242,6 +242,8 @@ def table_part(room: Room, *, token: str, code: str | None) -> dict[str, Any]:
             "turn_timer": room.config.turn_timer,
             "grace": room.config.grace,
             "stand_in": room.config.stand_in,
+            "pace": room.config.pace,
+            "turn_seconds": room.config.turn_timer,
         },
         "seats": [
             {
@@ -254,6 +256,7 @@ def table_part(room: Room, *, token: str, code: str | None) -> dict[str, Any]:
                 "stand_in": s.stand_in,
                 "cards": None if state is None else len(state.hands[i]),
                 "rematch": s.rematch,
+                "missed": s.missed,
             }
             for i, s in enumerate(room.seats)
         ],

@@ -14,6 +14,14 @@ choices) plus who holds each seat, their connection, and three deadlines (docs/o
 - ``turn_deadline``: the turn timer (when set); at its end a computer plays the rest of that
   turn (``covering``).
 
+A turn-based table (``Config.pace == "turn"``, docs/online.md "Turn-based tables") keeps
+only the last two: its people are away most of the time, so a closed connection starts no
+grace period and no stand-in takes a seat for absence; when a person's ``turn_deadline``
+(hours or days) passes, the computer plays that one turn for them (a ``missed`` note) and the
+seat counts the turns missed in a row (`Seat.missed`, back to 0 when the person plays). After
+`MISSES_FOR_GOOD` of them the host may give the seat away (a computer for good, or someone
+new).
+
 Every change returns a new `Room` at ``version + 1`` (the store saves it with compare-and-set
 on ``version``) or raises `Refused` with a stable code. `advance(now)` applies whatever is
 due, one computer step at most, and returns None when nothing is.
@@ -40,7 +48,15 @@ MOVES_KEPT = 2000
 a round beyond this cannot be replayed)."""
 NOT_MOVES = ("reveal", "draw-king")
 """Log entries that are not moves (a King a draw-last draw put in a corner)."""
-NOTE_KINDS = ("drop", "away", "back", "left", "timer", "handed", "reopened", "joined", "computer")
+NOTE_KINDS = (
+    "drop", "away", "back", "left", "timer", "handed", "reopened", "joined", "computer", "missed",
+)  # fmt: skip
+PACES = ("live", "turn")
+"""A table's pace: ``live`` (everyone at the table; the grace period and the stand-in) or
+``turn`` (turn-based: hours or days a turn, docs/online.md "Turn-based tables")."""
+MISSES_FOR_GOOD = 3
+"""Turns in a row a turn-based seat's person let run out before the host may give the seat
+to the computer for good (or to someone new)."""
 KINDS = ("person", "open", "computer")
 CONNECTIONS = ("online", "reconnecting", "away")
 SeatSpec = tuple[str, str | None, str | None]
@@ -73,6 +89,12 @@ class Config:
     stand_in: str
     step: float
     """Seconds before each computer move (`OnlineSettings.computer_step_seconds`)."""
+    pace: str = "live"
+    """`PACES`: ``turn`` needs a ``turn_timer`` (its seconds a turn)."""
+
+    @property
+    def turn_based(self) -> bool:
+        return self.pace == "turn"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -83,6 +105,9 @@ class Config:
             "grace": self.grace,
             "stand_in": self.stand_in,
             "step": self.step,
+            "pace": self.pace,
+            # The contract's name for the turn's length (`turn_timer` kept for old readers).
+            "turn_seconds": self.turn_timer,
         }
 
     @classmethod
@@ -96,7 +121,10 @@ class Config:
             float(d["grace"]),
             str(d["stand_in"]),
             float(d["step"]),
+            str(d.get("pace", "live")),  # a room saved before there were paces: live
         )
+        if config.pace not in PACES or (config.turn_based and timer is None):
+            raise RoomError("bad pace")
         if config.stand_in not in STRENGTHS or not 2 <= config.players <= 4:
             raise RoomError("bad settings")
         return config
@@ -116,6 +144,8 @@ class Seat:
     """When ``reconnecting`` turns into ``away``."""
     stand_in: bool = False
     rematch: bool = False
+    missed: int = 0
+    """Turns in a row the turn timer ran out on this person at a turn-based table."""
 
     @property
     def person(self) -> bool:
@@ -132,11 +162,13 @@ class Seat:
             "deadline": self.deadline,
             "stand_in": self.stand_in,
             "rematch": self.rematch,
+            "missed": self.missed,
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Seat:
-        seat = cls(**{k: d[k] for k in cls.__dataclass_fields__})
+        fields = {k: d[k] for k in cls.__dataclass_fields__ if k != "missed"}
+        seat = cls(**fields, missed=int(d.get("missed", 0)))  # none before turn-based tables
         ok = (
             seat.kind in KINDS
             and (seat.kind == "computer") == (seat.strength in STRENGTHS)
@@ -212,9 +244,9 @@ class Room:
         out: list[Seat] = []
         for kind, strength, local_name in seats:
             if kind == "me":
-                out.append(_person(player, name, now, config.grace))
+                out.append(_person(player, name, now, config))
             elif kind == "local":
-                out.append(replace(_person(player, local_name, now, config.grace), local=True))
+                out.append(replace(_person(player, local_name, now, config), local=True))
             elif kind == "computer":
                 out.append(Seat("computer", strength=strength or "normal"))
             else:
@@ -370,7 +402,7 @@ class Room:
             raise Refused("invalid_request", f"seat: 0-{len(self.seats) - 1}")
         elif seat not in open_seats:
             raise Refused("seat_taken", f"seat {seat} is taken")
-        person = _person(player, name, now, self.config.grace)
+        person = _person(player, name, now, self.config)
         if playing:
             # Mid-match the stand-in keeps the seat until the newcomer's device connects (and
             # finishes a turn it is in the middle of).
@@ -405,10 +437,16 @@ class Room:
         if seat not in range(len(self.seats)):
             raise Refused("invalid_request", f"seat: 0-{len(self.seats) - 1}")
         target = self.seats[seat]
-        if not (
-            target.kind == "open"
-            or (target.person and target.connection == "away" and target.player != player)
-        ):
+        gone = target.connection == "away"
+        if self.config.turn_based:
+            # Away is how a turn-based table's people usually are: only missed turns count.
+            gone = _given_up(target)
+        if not (target.kind == "open" or (target.person and gone and target.player != player)):
+            if self.config.turn_based and target.person and target.player != player:
+                raise Refused(
+                    "seat_taken",
+                    f"only after {MISSES_FOR_GOOD} turns in a row ran out on this person",
+                )
             raise Refused("seat_taken", "only an open seat or a person who is away")
         seats = _put(self.seats, seat, Seat("computer", strength=strength))
         game = self.game
@@ -426,7 +464,7 @@ class Room:
         """The host does not wait for the grace period: the stand-in plays ``seat`` (a person
         on another device whose connection is gone) from now until they are back."""
         target = self._absent(player, seat)
-        if target.connection == "away":
+        if target.stand_in or (target.connection == "away" and not self.config.turn_based):
             raise Refused("wrong_phase", "the computer already plays for this seat")
         seats = _put(self.seats, seat, replace(target, connection="away", deadline=None,
                                                stand_in=True))  # fmt: skip
@@ -450,6 +488,15 @@ class Room:
         if self.game is None or self.phase == "match_over":
             raise Refused("wrong_phase", "only while the match is being played")
         target = self.seats[seat]
+        if self.config.turn_based:
+            if not target.person or target.player == player:
+                raise Refused("seat_taken", "only a person on another device")
+            if not _given_up(target):
+                raise Refused(
+                    "seat_taken",
+                    f"only after {MISSES_FOR_GOOD} turns in a row ran out on this person",
+                )
+            return target
         if not target.person or target.player == player or target.connection == "online":
             raise Refused("seat_taken", "only a person on another device whose connection is gone")
         return target
@@ -488,7 +535,11 @@ class Room:
             played = self._game.played(seat, parsed, computer=False)
         except kc.IllegalMove as exc:
             raise Refused("illegal_move", exc.reason) from None
-        return self._bumped(self._after_play(played.table, played.entries, played.events, now))
+        room = self
+        if self.seats[seat].missed:
+            # A turn the person plays: the count of turns missed in a row starts again.
+            room = self._next(seats=_put(self.seats, seat, replace(self.seats[seat], missed=0)))
+        return self._bumped(room._after_play(played.table, played.entries, played.events, now))
 
     def undo(self, player: str, now: float) -> Room:
         self._my_turn(player)
@@ -532,7 +583,12 @@ class Room:
             replace(s, rematch=True) if i in mine else s for i, s in enumerate(self.seats)
         )
         room = self._next(seats=seats)
-        waiting = [s for s in seats if s.person and s.connection != "away" and not s.rematch]
+        # Turn-based: everyone who has not left the table (away is how they usually are).
+        waiting = [
+            s for s in seats
+            if s.person and not s.rematch
+            and (not s.stand_in if self.config.turn_based else s.connection != "away")
+        ]  # fmt: skip
         return self._bumped(room if waiting else room._new_match(seed, now, fair_seed))
 
     # -- presence ------------------------------------------------------------------------
@@ -557,6 +613,14 @@ class Room:
         mine = [i for i in self.seats_of(player) if self.seats[i].connection == "online"]
         if not mine:
             return None
+        if self.config.turn_based:
+            # Gone for now, which is how turn-based tables are: no grace, no stand-in, no
+            # note; the turn's own deadline is all that counts.
+            seats = tuple(
+                replace(s, connection="away", deadline=None) if i in mine else s
+                for i, s in enumerate(self.seats)
+            )
+            return self._bumped(self._next(seats=seats)._settled(now, moved=False))
         deadline = now + self.config.grace
         seats = tuple(
             replace(s, connection="reconnecting", deadline=deadline) if i in mine else s
@@ -614,7 +678,14 @@ class Room:
             and room.turn_deadline <= now
             and not room.driven(seat)
         ):
-            room = room._next(covering=seat, turn_deadline=None)._noted("timer", [seat])
+            if room.config.turn_based:
+                # The computer plays this one turn for the person, who missed it.
+                late = room.seats[seat]
+                counted = _put(room.seats, seat, replace(late, missed=late.missed + 1))
+                room = room._next(seats=counted, covering=seat, turn_deadline=None)
+                room = room._noted("missed", [seat])
+            else:
+                room = room._next(covering=seat, turn_deadline=None)._noted("timer", [seat])
             changed = True
         if changed:
             room = room._settled(now, moved=False)
@@ -728,8 +799,18 @@ class Room:
         return room._settled(now, moved=True)
 
     def _pass_host(self) -> Room:
-        """Hosting passes to the first person whose device is online when the host's is away."""
-        if self.seats[self.host].connection != "away" and self.seats[self.host].person:
+        """Hosting passes to the first person whose device is online when the host's is away;
+        at a turn-based table (where everyone is away most of the time) when the host left,
+        to the first person who has not."""
+        host = self.seats[self.host]
+        if self.config.turn_based:
+            if host.person and not host.stand_in:
+                return self
+            for i, s in enumerate(self.seats):
+                if s.person and not s.stand_in and not s.local:
+                    return replace(self, host=i)
+            return self
+        if host.connection != "away" and host.person:
             return self
         for i, s in enumerate(self.seats):
             if s.person and s.connection == "online" and not s.local:
@@ -770,10 +851,19 @@ class Room:
         return room
 
 
-def _person(player: str, name: str | None, now: float, grace: float) -> Seat:
+def _person(player: str, name: str | None, now: float, config: Config) -> Seat:
+    if config.turn_based:
+        # Not at the table until its device connects, and nothing happens for that.
+        return Seat("person", name=name, player=player, connection="away")
     # A device has `grace` seconds to open its live channel before it counts as gone.
     return Seat("person", name=name, player=player, connection="reconnecting",
-                deadline=now + grace)  # fmt: skip
+                deadline=now + config.grace)  # fmt: skip
+
+
+def _given_up(seat: Seat) -> bool:
+    """At a turn-based table, whether the host may give ``seat``'s person's seat away: they
+    let `MISSES_FOR_GOOD` turns in a row run out, or left the table."""
+    return seat.missed >= MISSES_FOR_GOOD or (seat.stand_in and seat.connection == "away")
 
 
 def _note(d: Any) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from cardtable.server.online.models import (
     CodeFound,
     Created,
     Join,
+    MineTables,
     NewTable,
     OnlineConflict,
     OnlineReplay,
@@ -70,6 +71,13 @@ def find_code(code: str, player: PlayerDep, request: Request) -> CodeFound:
 
 
 # -- reading -------------------------------------------------------------------------------
+@router.get("/mine", response_model=MineTables, responses=responses(401, 429))
+def my_tables(player: PlayerDep, request: Request) -> MineTables:
+    """The caller's tables ("Your tables"), waiting for their move first, then by last
+    change (at most 50); only what their seat may know, never a card."""
+    return service.my_tables(_tables(request), player)
+
+
 @router.get("/{token}", response_model=OnlineTable, responses=_READ)
 def get_table(token: str, player: PlayerDep, request: Request) -> Response:
     """The table as the caller's device may see it (no seat: a spectator's view)."""

@@ -33,11 +33,13 @@ from cardtable.server.core.runtime import SITE_LOOKUPS
 from cardtable.server.core.store import StaleVersion
 from cardtable.server.games.public import KCReplay, kc_replay, kc_rules
 from cardtable.server.games.public import records as games
-from cardtable.server.online import codes
+from cardtable.server.online import codes, mine
 from cardtable.server.online.models import (
     CodeFound,
     Created,
     Join,
+    MineTable,
+    MineTables,
     NewTable,
     OnlineReplay,
     OnlineTable,
@@ -256,9 +258,7 @@ def create(tables: OnlineTables, body: NewTable, player: str, address: str) -> C
     tables.runtime.limit(tables.create_limit, address)
     if body.seats[0].kind != "me" or any(s.kind == "me" for s in body.seats[1:]):
         raise invalid('seats: seat 0, and only seat 0, is "me"')
-    if body.turn_timer is not None and body.turn_timer not in settings.turn_timers:
-        choices = ", ".join(f"{t:g}" for t in settings.turn_timers)
-        raise invalid(f"turn_timer: null or one of {choices}")
+    timer = _timer(body, settings)
     name = codes.display_name(body.name)
     specs = []
     for s in body.seats:
@@ -270,7 +270,7 @@ def create(tables: OnlineTables, body: NewTable, player: str, address: str) -> C
                 None if local is None else codes.display_name(local),
             )
         )
-    config = _config(body, settings)
+    config = _config(body, timer, settings)
     now = time.time()
     token = codes.new_token()
     room = Room.create(config, specs, player, name, now, invite=token)
@@ -279,6 +279,7 @@ def create(tables: OnlineTables, body: NewTable, player: str, address: str) -> C
         code = tables.store.create(
             key, room.to_dict(), at=now, code_until=now + settings.code_hours * 3600,
             due_at=room.due_at, creator=player, most=settings.max_open_tables,
+            then=lambda tx: mine.index(tables.store, tx, key, 0, room),
         )  # fmt: skip
     except TooManyTables:
         count_refusal("online_open_tables")
@@ -289,15 +290,34 @@ def create(tables: OnlineTables, body: NewTable, player: str, address: str) -> C
     return Created(token=token, code=code, table=_table(record, room, player, token))
 
 
-def _config(body: NewTable, settings: OnlineSettings) -> Config:
+def _timer(body: NewTable, settings: OnlineSettings) -> float | None:
+    """The seconds a turn of the new table (``turn_timer`` or ``turn_seconds``): at a live
+    table none or one of `OnlineSettings.turn_timers`, at a turn-based one one of
+    `OnlineSettings.turn_paces`."""
+    given = {t for t in (body.turn_timer, body.turn_seconds) if t is not None}
+    if len(given) > 1:
+        raise invalid("turn_timer and turn_seconds: the same seconds, or only one of them")
+    timer = next(iter(given), None)
+    if body.pace == "turn":
+        if timer not in settings.turn_paces:
+            choices = ", ".join(f"{t:g}" for t in settings.turn_paces)
+            raise invalid(f"turn_seconds: a turn-based table takes one of {choices}")
+    elif timer is not None and timer not in settings.turn_timers:
+        choices = ", ".join(f"{t:g}" for t in settings.turn_timers)
+        raise invalid(f"turn_timer: null or one of {choices}")
+    return timer
+
+
+def _config(body: NewTable, timer: float | None, settings: OnlineSettings) -> Config:
     return Config(
         players=len(body.seats),
         rules=kc_rules(body.rules),
         rounds=body.rounds,
-        turn_timer=body.turn_timer,
+        turn_timer=timer,
         grace=settings.grace_seconds,
         stand_in=body.stand_in,
         step=settings.computer_step_seconds,
+        pace=body.pace,
     )
 
 
@@ -427,3 +447,29 @@ def depart(tables: OnlineTables, connection: str, key: str, player: str, *, seat
         tables.left(key, player, seated, time.time())
     except Exception:
         log.exception("live: leaving table %s", key[:8])
+
+
+def my_tables(tables: OnlineTables, player: str) -> MineTables:
+    """The caller's tables ("Your tables"), as the seats index has them (mine.py),
+    rate-limited per player like a table's reads; finished ones until retention removes
+    them (`OnlineSettings.finished_hours`)."""
+    tables.runtime.limit(tables.table_limit, "mine:" + player)
+    now = time.time()
+    listed = mine.tables(
+        tables.store, player, finished_after=now - tables.settings.finished_hours * 3600
+    )
+    return MineTables(
+        now=mine.iso(now) or "",
+        tables=[
+            MineTable.model_validate(
+                {
+                    **t.summary,
+                    "token": t.token,
+                    "deadline": mine.iso(t.summary.get("deadline")),
+                    "your_turn": t.your_turn,
+                    "updated": mine.iso(t.updated),
+                }
+            )
+            for t in listed
+        ],
+    )

@@ -1,4 +1,4 @@
-"""The online tables in the store (migrations 3, 9 and 11): one row per table, compare-and-set
+"""The online tables in the store (migrations 3, 9, 11 and 12): one row per table, compare-and-set
 saves, the deadlines the drivers take (and push back while a table's advance keeps failing),
 and presence rows for live connections.
 
@@ -53,6 +53,27 @@ class Due:
     version: int
 
 
+@dataclass(frozen=True)
+class SeatRow:
+    """A player's row of the seats index (mine.py): the token their seat was taken with, whether
+    the table waits for their move, whether they left it, and the list's summary (JSON)."""
+
+    token: str | None
+    your_turn: bool
+    left: bool
+    summary: str
+
+
+@dataclass(frozen=True)
+class MineRow:
+    """One of a player's tables as the index has it, with when the table was last saved."""
+
+    token: str
+    your_turn: bool
+    summary: JSON
+    saved_at: float
+
+
 class TooManyTables(Exception):
     """The creator already has the most unfinished tables allowed (`OnlineStore.create`)."""
 
@@ -80,11 +101,13 @@ class OnlineStore(FeatureTables):
         due_at: float | None,
         creator: str | None = None,
         most: int | None = None,
+        then: Callable[[Tx], None] | None = None,
     ) -> str:
         """Insert a new table at version 1 with a fresh room code; returns the code. With
         ``most``, `TooManyTables` when ``creator`` already has that many unfinished tables
         (counted in the same transaction, under a lock on the creator on PostgreSQL, so
-        requests at once cannot go past it)."""
+        requests at once cannot go past it). ``then`` runs in the same transaction, after the
+        insert (the seats index, mine.py)."""
         for _ in range(CODE_ATTEMPTS):
             code = new_code()
             try:
@@ -120,6 +143,8 @@ class OnlineStore(FeatureTables):
                         (key, code, code_until, 1, _dump(state), due_at, now(), now(), creator,
                          stage_of(state, keep_code=True), at),
                     )  # fmt: skip
+                    if then is not None:
+                        then(tx)
                 return code
             except (StoreError, TooManyTables):
                 raise
@@ -259,7 +284,49 @@ class OnlineStore(FeatureTables):
             chunk = keys[i : i + 500]
             marks = ", ".join("?" * len(chunk))
             self._exec(tx, f"DELETE FROM online_presence WHERE table_id IN ({marks})", chunk)
+            self._exec(tx, f"DELETE FROM online_seats WHERE table_id IN ({marks})", chunk)
             self._exec(tx, f"DELETE FROM online_tables WHERE id IN ({marks})", chunk)
+
+    # -- the seats index ("Your tables", mine.py) ------------------------------------------
+    def seat_rows(self, tx: Tx, key: str) -> dict[str, SeatRow]:
+        """The index rows of table ``key``, by player (read inside a save's transaction)."""
+        rows = self._exec(
+            tx,
+            "SELECT player, token, your_turn, left_table, summary FROM online_seats "
+            "WHERE table_id = ?",
+            (key,),
+        ).fetchall()
+        return {r[0]: SeatRow(r[1], bool(r[2]), bool(r[3]), str(r[4])) for r in rows}
+
+    def put_seat(self, tx: Tx, player: str, key: str, row: SeatRow, *, new: bool) -> None:
+        """Write ``player``'s index row of table ``key`` (``new``: there is none yet)."""
+        values = (row.token, int(row.your_turn), int(row.left), row.summary, player, key)
+        self._exec(
+            tx,
+            "INSERT INTO online_seats (token, your_turn, left_table, summary, player, table_id) "
+            "VALUES (?, ?, ?, ?, ?, ?)"
+            if new
+            else "UPDATE online_seats SET token = ?, your_turn = ?, left_table = ?, summary = ? "
+            "WHERE player = ? AND table_id = ?",
+            values,
+        )
+
+    def drop_seat(self, tx: Tx, player: str, key: str) -> None:
+        self._exec(tx, "DELETE FROM online_seats WHERE player = ? AND table_id = ?", (player, key))
+
+    def mine(self, player: str, *, finished_after: float, limit: int) -> list[MineRow]:
+        """``player``'s tables, the ``limit`` last saved first: not left, with a token, and
+        not finished before ``finished_after`` (the retention rule for finished tables, in
+        case the sweep has not run yet)."""
+        rows = self._rows(
+            "SELECT s.token, s.your_turn, s.summary, t.saved_at FROM online_seats s "
+            "JOIN online_tables t ON t.id = s.table_id "
+            "WHERE s.player = ? AND s.left_table = 0 AND s.token IS NOT NULL "
+            "AND (t.stage <> ? OR t.saved_at >= ?) "
+            "ORDER BY t.saved_at DESC, s.table_id LIMIT ?",
+            (player, OVER, finished_after, limit),
+        )
+        return [MineRow(str(r[0]), bool(r[1]), _load(r[2]), float(r[3])) for r in rows]
 
     # -- presence ------------------------------------------------------------------------
     def present(

@@ -29,6 +29,7 @@ from cardtable.server.core.serving import connection_budgets
 from cardtable.server.core.store import StaleVersion
 from cardtable.server.core.store.base import Tx
 from cardtable.server.devices.public import DeviceStore
+from cardtable.server.online import mine
 from cardtable.server.online.driver import Driver
 from cardtable.server.online.fanout import make_fanout
 from cardtable.server.online.hub import Caps, CredentialGuard, Fanout, Hub, Sockets
@@ -94,6 +95,7 @@ class OnlineTables:
         """Called inside every save's transaction, after the fan-out's NOTIFY, with the
         record the change was made over and the table as saved: work that must be written
         with the change or not at all (an outbox row), never slow work."""
+        self.saved_hooks.append(self._index_seats)
 
     @property
     def store(self) -> OnlineStore:
@@ -132,6 +134,10 @@ class OnlineTables:
         self._tasks = []
 
     # -- saving --------------------------------------------------------------------------
+    def _index_seats(self, tx: Tx, record: RoomRecord, room: Room) -> None:
+        """Keep the table's rows of the seats index ("Your tables", mine.py) with the save."""
+        mine.index(self.store, tx, record.key, record.version, room)
+
     def save(self, record: RoomRecord, room: Room) -> RoomRecord:
         """Compare-and-set ``room`` over ``record`` (`StaleVersion` when it lost)."""
 

@@ -54,6 +54,11 @@ TABLES = (
     "credentials",
     "transfer_codes",
     "rate_limits",
+    "online_seats",
+    "push_keys",
+    "push_subscriptions",
+    "push_tables",
+    "push_outbox",
 )
 KINDS = ("poker-squares", "kings-corner")
 LATEST = m.MIGRATIONS[-1].version

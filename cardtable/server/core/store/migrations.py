@@ -357,6 +357,72 @@ MIGRATIONS: tuple[Migration, ...] = (
             "EXTRACT(EPOCH FROM CAST(updated_at AS TIMESTAMPTZ))",
         ),
     ),
+    # "Your tables" (docs/online.md): the online tables each player sits at, one row per
+    # (player, table), kept by every save of the table in the same transaction
+    # (online/mine.py) and deleted with it. ``token`` is the invite token the seat was taken
+    # with; ``summary`` what the list shows (no card); ``left``: the player left the table.
+    # Tables from before get their rows at their next change.
+    Migration(
+        12,
+        "online seats by player",
+        steps=(
+            """CREATE TABLE online_seats (
+                player TEXT NOT NULL,
+                table_id TEXT NOT NULL,
+                token TEXT,
+                your_turn INTEGER NOT NULL DEFAULT 0,
+                left_table INTEGER NOT NULL DEFAULT 0,
+                summary TEXT NOT NULL,
+                PRIMARY KEY (player, table_id))""",
+            "CREATE INDEX online_seats_by_table ON online_seats (table_id)",
+        ),
+    ),
+    # Web Push (docs/online.md, "Notifications"; cardtable/server/push/): the server's VAPID
+    # key pair (one row, made on first start), one subscription per device credential
+    # (``tables``: the per-table choices with the token its link opens), and the outbox the
+    # table saves write in their own transaction and the senders claim (``claimed_by`` /
+    # ``claimed_until``: a lease, so two processes never send one row and a dead one's rows
+    # are taken over).
+    Migration(
+        13,
+        "web push keys, subscriptions and outbox",
+        steps=(
+            """CREATE TABLE push_keys (
+                id TEXT PRIMARY KEY,
+                private_key TEXT NOT NULL,
+                public_key TEXT NOT NULL,
+                created_at TEXT NOT NULL)""",
+            """CREATE TABLE push_subscriptions (
+                cred TEXT PRIMARY KEY,
+                player TEXT NOT NULL,
+                endpoint TEXT NOT NULL,
+                p256dh TEXT NOT NULL,
+                auth TEXT NOT NULL,
+                lang TEXT NOT NULL,
+                all_tables INTEGER NOT NULL,
+                events TEXT NOT NULL,
+                created_at TEXT NOT NULL)""",
+            "CREATE INDEX push_subscriptions_by_player ON push_subscriptions (player)",
+            """CREATE TABLE push_tables (
+                cred TEXT NOT NULL,
+                table_id TEXT NOT NULL,
+                token TEXT NOT NULL,
+                added_at TEXT NOT NULL,
+                PRIMARY KEY (cred, table_id))""",
+            """CREATE TABLE push_outbox (
+                id TEXT PRIMARY KEY,
+                cred TEXT NOT NULL,
+                player TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                due_at DOUBLE PRECISION NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                claimed_by TEXT,
+                claimed_until DOUBLE PRECISION,
+                created_at DOUBLE PRECISION NOT NULL)""",
+            "CREATE INDEX push_outbox_by_due ON push_outbox (due_at)",
+            "CREATE INDEX push_outbox_by_cred ON push_outbox (cred)",
+        ),
+    ),
 )
 
 

@@ -8,16 +8,27 @@
  */
 
 import { addBundle, t } from "./i18n.js";
+import {
+  markPushTable,
+  PUSH_CHANGED,
+  pushAllWanted,
+  pushSupported,
+  pushTables,
+  subscribePush,
+  unsubscribePush,
+} from "./push.js";
 import { storageGet, storageSet } from "./settings.js";
 import { playSound } from "./sound.js";
 
 addBundle("online"); // the words (assets/i18n/online.<lang>.json)
 
 const NOTIFY_KEY = "cardtable.turnNotify";
+const TABLES_KEY = "cardtable.turnNotifyTables";
 const TURN_SOUND = "hint";
 
 let waiting = false;
 let shown = null;
+let tableOf = null; // the page's table token, a function (`notifyControl`)
 
 function supported() {
   return typeof window.Notification === "function";
@@ -29,7 +40,7 @@ export function notifyWanted() {
 }
 
 function notify(title, body) {
-  if (!notifyWanted() || !document.hidden) return;
+  if (!wantedAt(tableOf?.()) || !document.hidden) return;
   try {
     shown = new Notification(title, { body, tag: "cardtable-turn" });
     shown.onclick = () => {
@@ -59,30 +70,65 @@ export function turnAttention(yours, { title, body = "" }) {
   waiting = yours;
 }
 
+/** The tables (tokens, the last 20) this browser asked to be told of, one by one. */
+function wantedTables() {
+  return (storageGet(TABLES_KEY) || "").split(",").filter(Boolean);
+}
+
+function markWanted(token, on) {
+  const kept = wantedTables().filter((x) => x !== token);
+  if (on) kept.push(token);
+  storageSet(TABLES_KEY, kept.slice(-20).join(",") || null);
+}
+
+/** Whether this browser is to be told of its turn at table `token` (none: a page of no table). */
+function wantedAt(token) {
+  if (!notifyWanted()) return false;
+  return !token || pushAllWanted() || wantedTables().includes(token);
+}
+
 /**
  * Wires a toggle button that asks the browser for notifications and turns them on or off for
- * this site (stored in this browser); `note` says whether they are on or blocked. Hidden where
- * the browser has no notifications.
+ * this table (`table`: a function giving the table's token; stored in this browser); `note`
+ * says whether they are on or blocked. Hidden where the browser has no notifications. Turning
+ * it on also subscribes this device to the table's push notifications (core/push.js), so it is
+ * told of its turn with the page closed; where the browser has no push, or no service worker
+ * is registered, the in-page notification alone stays. With "every table" on (the settings
+ * dialog), the button shows on and says where to change it.
  */
-export function notifyControl(button, note) {
+export function notifyControl(button, note, { table = null } = {}) {
   if (!supported()) {
     button.hidden = true;
     note.hidden = true;
     return () => {};
   }
+  tableOf = table;
   const draw = () => {
+    const token = table?.();
     const blocked = Notification.permission === "denied";
-    const on = notifyWanted();
+    const on = wantedAt(token);
+    const everywhere = on && Boolean(token) && pushAllWanted();
     button.hidden = false;
     button.textContent = t("kon.notify_btn");
     button.setAttribute("aria-pressed", String(on));
-    button.disabled = blocked;
-    note.textContent = blocked ? t("kon.notify_blocked") : on ? t("kon.notify_on") : "";
-    note.hidden = !note.textContent;
+    button.disabled = blocked || everywhere;
+    let text = "";
+    if (blocked) text = t("kon.notify_blocked");
+    else if (everywhere) text = t("kon.notify_push_all");
+    else if (on) text = token && pushTables().includes(token) ? t("kon.notify_push_on") : t("kon.notify_on");
+    note.textContent = text;
+    note.hidden = !text;
   };
   button.addEventListener("click", async () => {
-    if (notifyWanted()) {
-      storageSet(NOTIFY_KEY, "off");
+    const token = table?.();
+    button.disabled = true;
+    if (wantedAt(token)) {
+      if (token) markWanted(token, false);
+      else storageSet(NOTIFY_KEY, "off");
+      if (token && pushTables().includes(token)) {
+        markPushTable(token, false);
+        await unsubscribePush({ table: token });
+      }
     } else {
       let permission = Notification.permission;
       if (permission === "default") {
@@ -92,10 +138,16 @@ export function notifyControl(button, note) {
           permission = Notification.permission;
         }
       }
-      storageSet(NOTIFY_KEY, permission === "granted" ? "on" : "off");
+      const granted = permission === "granted";
+      if (granted) storageSet(NOTIFY_KEY, "on");
+      if (token && granted) {
+        markWanted(token, true);
+        if (pushSupported()) markPushTable(token, (await subscribePush({ table: token })) === "on");
+      }
     }
     draw();
   });
+  document.addEventListener(PUSH_CHANGED, draw);
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && shown) {
       shown.close();

@@ -4,7 +4,8 @@
  * the browser cannot store anything.
  */
 
-import { applyTranslations, browserLanguage, currentLanguage, loadLanguage } from "./i18n.js";
+import { applyTranslations, browserLanguage, currentLanguage, loadLanguage, t } from "./i18n.js";
+import { wirePushSetting } from "./push.js";
 import { getSetting, setSetting, storageAvailable } from "./settings.js";
 
 const languageListeners = new Set();
@@ -37,9 +38,11 @@ function wireSettingsDialog() {
   if (!dialog || !open) return;
   const four = dialog.querySelector("#opt-four-colour");
   const sound = dialog.querySelector("#opt-sound");
+  const drawPush = wirePushSetting(dialog, t);
   open.addEventListener("click", () => {
     four.checked = Boolean(getSetting("fourColour"));
     sound.checked = Boolean(getSetting("sound"));
+    drawPush();
     dialog.showModal();
   });
   four.addEventListener("change", () => {
@@ -82,4 +85,6 @@ export async function initPage() {
   const notice = document.getElementById("storage-notice");
   if (notice && !storageAvailable()) notice.hidden = false;
   document.body.classList.add("ready");
+  // The installable app's worker (core/sw.js), loaded once the page is ready: nothing waits on it.
+  import("./sw.js").then((m) => m.registerServiceWorker());
 }

@@ -1,11 +1,12 @@
-/** Entry module of the home page: the shell, a fan of sample card faces, and Continue for an
- * unfinished Kings Corner match (GET /api/continue). */
+/** Entry module of the home page: the shell, a fan of sample card faces, Continue for an
+ * unfinished Kings Corner match (GET /api/continue) and "Your tables" (your-tables.js). */
 import "../shell/boot.js";
 import { api, hasPlayer } from "../core/api.js";
 import { cardFaceSvg, cardName } from "../core/cards.js";
 import { addBundle, t } from "../core/i18n.js";
 import { initPage, onLanguageChange } from "../core/page.js";
 import { addDailyCountdown } from "../daily/links.js";
+import { loadYourTables, renderYourTables } from "./your-tables.js";
 
 const SAMPLES = ["AS", "KH", "TD", "7C"];
 let saved = null;
@@ -50,11 +51,14 @@ async function loadSaved() {
 }
 
 addBundle("daily");
+addBundle("mine");
 await initPage();
 addDailyCountdown(document.getElementById("daily-box"));
 renderSamples();
 onLanguageChange(() => {
   renderSamples();
   renderContinue();
+  renderYourTables();
 });
 loadSaved();
+loadYourTables();

@@ -2,8 +2,9 @@
  * The Kings Corner settings form (SPEC KC-26): players, each seat a person or the computer
  * with its strength, a rule set or custom options, rounds. It reads the form into the body of
  * POST /api/kings-corner/games and shows what the chosen rule set means. A seat may also be "a
- * friend (invite)": the form then shows the online options (your name, the turn timer, the
- * stand-in computer) and reads into the body of POST /api/kings-corner/online instead.
+ * friend (invite)": the form then shows the online options (your name, the pace: live with its
+ * turn timer or turn-based with hours or days a turn, the stand-in computer) and reads into the
+ * body of POST /api/kings-corner/online instead.
  */
 
 import { t } from "../core/i18n.js";
@@ -66,6 +67,11 @@ export function refreshSetup() {
   note.textContent = t(note.dataset.i18n);
   $("friends-box").hidden = invite;
   $("online-options").hidden = !invite;
+  // Live: the short turn timer; turn-based: hours or days a turn (docs/online.md).
+  const turnBased = value("pace") === "turn";
+  $("live-timer-row").hidden = turnBased;
+  $("turn-length-row").hidden = !turnBased;
+  $("pace-note").hidden = !turnBased;
   $("host-name").required = invite;
   $("start-btn").textContent = t(invite ? "kco.create" : "kc.start");
   const preset = value("preset");
@@ -92,12 +98,14 @@ function readOnline(rules, rounds) {
     else seats.push({ kind: "computer", strength: choice.split(":")[1] });
   }
   const timer = value("turn_timer");
+  const pace = value("pace") === "turn" ? "turn" : "live";
   return {
     name: $("host-name").value.trim(),
     seats,
     rules,
     rounds,
-    turn_timer: timer === "off" || !timer ? null : Number(timer),
+    pace,
+    turn_timer: pace === "turn" ? Number(value("turn_length")) : timer === "off" || !timer ? null : Number(timer),
     stand_in: $("stand-in").value,
   };
 }

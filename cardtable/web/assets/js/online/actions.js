@@ -255,7 +255,7 @@ export function hostSeatTools(li, seat, game) {
   const actions = [];
   if (s.connection === "reconnecting") actions.push(tool("hand-now", "hand_now", () => hostSeat(seat, "standIn")));
   actions.push(tool("invite-new", "invite_new", () => hostSeat(seat, "invite")));
-  if (s.connection === "away") {
+  if (s.connection === "away" || game.settings?.pace === "turn") {
     // Its name says how it differs from the stand-in already playing (for good, no way back).
     const label = t("kco.remove_seat_label", { who });
     actions.push({ id: "remove-seat", text: t("kco.remove_seat"), label, title: label, run: () => removeSeat(seat) });

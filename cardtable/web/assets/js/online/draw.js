@@ -11,6 +11,7 @@ import { endSummary, renderEnd } from "../kings-corner/end.js";
 import { ownTurnText, renderBoard, renderHandoff } from "../kings-corner/play.js";
 import { seatName, sentences } from "../kings-corner/text.js";
 import { connectionNode, renderLobby, seatTags, tickCountdowns } from "./lobby.js";
+import { showTurnLine, turnBased } from "./pace.js";
 import { closeSeatOptions } from "./seat-options.js";
 import { hasOptions, inviteUrl, mine, myTurn, page, serverNow, state } from "./state.js";
 import { handsBlock, listOf, nameIn, presenceText, renderStory, standInSummary } from "./story.js";
@@ -81,7 +82,11 @@ function renderPlay() {
   const deadline = game.phase === "play" ? game.turn?.deadline : null;
   const timer = $("timer-line");
   timer.hidden = !deadline;
-  if (deadline) {
+  if (turnBased(game)) {
+    // Hours or days a turn: whose turn and until when, in the reader's time (pace.js).
+    delete timer.dataset.deadline;
+    showTurnLine(timer, game, serverNow);
+  } else if (deadline) {
     timer.dataset.deadline = String(deadline);
     timer.dataset.key = "kco.turn_time_left";
   } else {

@@ -50,7 +50,13 @@ export function connectionNode(table, seat, serverNow) {
   if (s.connection === "reconnecting" && s.deadline) {
     return countdown("conn reconnecting", "kco.conn.reconnecting", s.deadline, serverNow);
   }
-  const node = el("span", `conn ${s.connection || "online"}`, t(`kco.conn.${s.connection || "online"}`));
+  // At a turn-based table away is how people usually are: no computer plays for them.
+  const idle = table.settings?.pace === "turn" && s.connection === "away" && !s.stand_in;
+  const node = el(
+    "span",
+    `conn ${s.connection || "online"}`,
+    t(idle ? "kct.conn.away" : `kco.conn.${s.connection || "online"}`),
+  );
   return node;
 }
 
@@ -62,6 +68,7 @@ export function seatTags(table, seat) {
   if (seat === table.host) tags.push(t("kco.host_tag"));
   if (s.local) tags.push(t("kco.local_tag"));
   if (s.kind === "computer") tags.push(t(`kc.strength.${s.strength}`));
+  if (s.kind === "person" && s.missed) tags.push(t("kct.missed_tag", { n: s.missed }));
   return tags;
 }
 
@@ -72,9 +79,12 @@ export function rulesLines(table) {
   return [
     t("kc.rules_line", { name: t(`kc.rule_set.${presetOf(rules)}`), options: rulesOptions(rules) }),
     t("kco.rounds_line", { n: st.rounds }),
-    t("kco.timer_line", { time: st.turn_timer ? t("kco.timer_s", { n: st.turn_timer }) : t("kco.timer.off") }),
+    st.pace === "turn"
+      ? t("kct.pace_line", { time: t(`kct.turn_length.${st.turn_seconds}`) })
+      : t("kco.timer_line", { time: st.turn_timer ? t("kco.timer_s", { n: st.turn_timer }) : t("kco.timer.off") }),
     t("kco.stand_in_line", { strength: t(`kc.strength.${st.stand_in}`) }),
-    t("kon.grace_line", { grace: t("kco.timer_s", { n: Math.round(st.grace) }) }),
+    // A turn-based table waits for no one's connection: only the turn's own time counts.
+    ...(st.pace === "turn" ? [] : [t("kon.grace_line", { grace: t("kco.timer_s", { n: Math.round(st.grace) }) })]),
   ];
 }
 

@@ -67,7 +67,7 @@ function wire() {
   $("move-log").parentElement.prepend($("presence-line"), $("seat-open"));
   // Announcements go through #live; the line under the board is shown, not spoken twice.
   $("message").removeAttribute("aria-live");
-  const drawNotify = notifyControl($("notify-btn"), $("notify-note"));
+  const drawNotify = notifyControl($("notify-btn"), $("notify-note"), { table: () => state.token });
   $("start-match-btn").addEventListener("click", start);
   $("leave-btn").addEventListener("click", leave);
   $("table-leave-btn").addEventListener("click", leave);

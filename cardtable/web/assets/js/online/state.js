@@ -9,6 +9,9 @@ import { getSetting } from "../core/settings.js";
 /** Where this device keeps the name it joins tables with. */
 export const NAME_KEY = "cardtable.onlineName";
 const SLIDE_MS = 220;
+/** Turns in a row a turn-based seat's person missed before the host may give the seat away
+ * (the server's `MISSES_FOR_GOOD`, room.py). */
+const MISSES_FOR_GOOD = 3;
 
 export const state = {
   token: null,
@@ -53,10 +56,17 @@ export function legal() {
   return myTurn() ? state.game.view.legal_moves : [];
 }
 
-/** True when the host may act on `seat`: a person, not here, gone from their device. */
+/** True when the host may act on `seat`: a person, not here, gone from their device (at a
+ * turn-based table: one who missed three turns in a row, or left). */
 export function hasOptions(game, seat) {
   const s = game.seats[seat];
-  const absent = s.kind === "person" && !s.local && s.connection !== "online" && !mine(seat);
+  const other = s.kind === "person" && !s.local && !mine(seat);
+  // Turn-based: not the connection but three missed turns in a row (docs/online.md).
+  const absent =
+    other &&
+    (game.settings?.pace === "turn"
+      ? s.missed >= MISSES_FOR_GOOD || (s.stand_in && s.connection === "away")
+      : s.connection !== "online");
   return Boolean(game.me?.host && absent && game.phase !== "match_over");
 }
 

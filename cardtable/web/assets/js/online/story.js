@@ -181,7 +181,8 @@ export function presenceText(game) {
     if (s.kind === "person" && s.connection === "reconnecting") {
       parts.push(t("kon.presence.reconnecting", { who, grace: graceText(game) }));
     } else if (s.kind === "person" && s.connection === "away") {
-      parts.push(t("kon.presence.away", { who }));
+      // Turn-based: away is how people usually are; only a seat the computer plays is news.
+      if (game.settings?.pace !== "turn" || s.stand_in) parts.push(t("kon.presence.away", { who }));
     } else if (s.kind === "open" && game.phase !== "lobby") {
       parts.push(t("kon.presence.open", { n: seat + 1 }));
     }
