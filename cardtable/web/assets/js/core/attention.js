@@ -11,6 +11,7 @@ import { addBundle, t } from "./i18n.js";
 import {
   markPushTable,
   PUSH_CHANGED,
+  permitted,
   pushAllWanted,
   pushSupported,
   pushTables,
@@ -130,15 +131,7 @@ export function notifyControl(button, note, { table = null } = {}) {
         await unsubscribePush({ table: token });
       }
     } else {
-      let permission = Notification.permission;
-      if (permission === "default") {
-        try {
-          permission = await Notification.requestPermission();
-        } catch {
-          permission = Notification.permission;
-        }
-      }
-      const granted = permission === "granted";
+      const granted = await permitted();
       if (granted) storageSet(NOTIFY_KEY, "on");
       if (token && granted) {
         markWanted(token, true);

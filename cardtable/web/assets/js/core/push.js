@@ -39,7 +39,8 @@ async function registration() {
   return navigator.serviceWorker.ready;
 }
 
-async function permitted() {
+/** Asks for notification permission when not asked yet; true when granted. */
+export async function permitted() {
   let permission = Notification.permission;
   if (permission === "default") {
     try {
