@@ -122,3 +122,6 @@ _.flood_closes
 # seats index's summary by `model_validate`, read only by the JSON encoder.
 _.you
 _.turn_seat
+
+# Quick play's waiting status (cardtable/server/quickplay/models.py `Waiting`): read by the page.
+_.fill_at

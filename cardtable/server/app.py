@@ -27,10 +27,15 @@ from cardtable.server.daily import routes as routes_daily
 from cardtable.server.devices import players
 from cardtable.server.devices import routes as routes_devices
 from cardtable.server.games import routes as routes_games
+from cardtable.server.online import reactions as online_reactions
 from cardtable.server.online import routes as online_routes
 from cardtable.server.online.tables import OnlineTables, load_room
 from cardtable.server.push import routes as routes_push
 from cardtable.server.push.service import Push
+from cardtable.server.quickplay import routes as routes_quick
+from cardtable.server.quickplay.service import QuickPlay
+from cardtable.server.rating import routes as routes_rating
+from cardtable.server.rating.rate import Rater
 from cardtable.server.review import routes as routes_review
 from cardtable.server.stats import routes as routes_stats
 
@@ -41,6 +46,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     online = OnlineTables(runtime)
     push = Push(runtime)
     online.saved_hooks.append(push.on_saved(load_room))
+    rater = Rater(runtime)
+    online.saved_hooks.append(rater.on_saved(load_room))
+    quick = QuickPlay(runtime, online)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -51,10 +59,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         runtime.admission.warm()
         await online.start()
         await push.start()
+        await quick.matcher.start()
         try:
             async with retention.running(runtime):
                 yield
         finally:
+            await quick.matcher.stop()
             await push.stop()
             await online.stop()
             # The search pool stops with the last app using it, before the process exits
@@ -73,6 +83,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.runtime = runtime
     app.state.online = online
     app.state.push = push
+    app.state.rater = rater
+    app.state.quick = quick
     errors.install(app)
     app.include_router(health.router)
     app.include_router(observe.router)
@@ -82,10 +94,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_games.poker_squares_router)
     app.include_router(routes_games.kings_corner_router)
     app.include_router(online_routes.router)
+    app.include_router(online_reactions.router)
     app.include_router(routes_review.router)
     app.include_router(routes_daily.router)
     app.include_router(routes_stats.router)
     app.include_router(routes_push.router)
+    app.include_router(routes_rating.router)
+    app.include_router(routes_quick.router)
     app.router.routes.extend(
         app_shell.routes(settings.web_dir, {"grace_seconds": round(settings.online.grace_seconds)})
     )

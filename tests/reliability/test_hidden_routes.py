@@ -272,7 +272,7 @@ def test_no_get_route_shows_a_hidden_card_or_a_secret(client: TestClient, player
 
 
 def test_the_live_channel_shows_no_secret(client: TestClient, player: Player) -> None:
-    """The table's pushes over the live channel, before and after a move."""
+    """The table's pushes over the live channel, before and after a move, and a reaction."""
     texts = []
     with client.websocket_connect(LIVE.replace("{token}", player.token)) as ws:
         ws.send_text(json.dumps({"type": "hello", "player": player.api.player_id, "version": None}))
@@ -294,5 +294,16 @@ def test_the_live_channel_shows_no_secret(client: TestClient, player: Player) ->
                     break
         else:
             raise AssertionError("the move was never pushed")
+        # A reaction from Bob's seat (online/reactions.py): its four keys, nothing else.
+        reactions = f"{BASE}/{player.token}/reactions"
+        said = player.bob.post(reactions, {"key": "well_played"}, status=201)
+        for _ in range(10):
+            text = ws.receive_text()
+            if json.loads(text)["type"] == "reaction":
+                break
+        else:
+            raise AssertionError("the reaction never arrived")
+        assert json.loads(text) == said and set(said) == {"type", "seat", "key", "at"}
+        texts.append((text, player.secrets()))
     for text, secrets in texts:
         assert not secrets.leaks(text), secrets.leaks(text)

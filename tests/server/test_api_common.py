@@ -200,11 +200,16 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
         for action in ("transfer", "transfer-qr", "claim", "sign-out-others", "recovery", "restore")
     }
     expected |= {(f"{online}/mine", "get")}
+    expected |= {(f"{online}/{{token}}/reactions", "post")}
     expected |= {
         ("/api/push/key", "get"),
         ("/api/push/subscriptions", "post"),
         ("/api/push/subscriptions/current", "delete"),
     }
+    expected |= {("/api/ratings/me", "get"), ("/api/ratings/board", "get")}
+    expected |= {("/api/quick-play", m) for m in ("get", "post", "delete")}
+    expected |= {("/api/quick-play/blocks", m) for m in ("get", "post")}
+    expected |= {("/api/quick-play/blocks/{ident}", "delete")}
     assert paths == expected
     schemas = doc["components"]["schemas"]
     names = "PSGame PSMove PSNewGame PSHint PSScoreBoard KCGame KCMove KCNewGame KCResults"

@@ -116,6 +116,12 @@ REASONS = frozenset(
         "player_rate", "signup_rate", "hint_rate", "live_handshake_rate",
         "online_lookup_rate", "online_lookups_rate", "online_join_rate", "online_create_rate",
         "online_table_rate", "online_qr_rate",
+        # Reactions per device (online/reactions.py), kept in the store.
+        "online_reaction_rate",
+        # The quick-play queue (quickplay/service.py): joins and reads per player and per
+        # address, waiting players per address, and the cool-down after leaving in a loop.
+        "quick_join_rate", "quick_address_rate", "quick_read_rate", "quick_per_address",
+        "quick_cooldown",
         # Rate limits kept in the store (runtime.stored_limit).
         "claim_rate", "transfer_rate", "recovery_rate", "site_claims_rate", "site_lookups_rate",
         # The search pool (admission.py): 503 unavailable, 409 busy, 429 one at a time.

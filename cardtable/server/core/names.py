@@ -1,6 +1,9 @@
 """Names other people read: a seat's name at an online table, a display name on the daily
 boards (docs/daily.md, "Display names"; docs/online.md).
 
+`check_polite` refuses a name shown to strangers (the daily boards, quick play) that holds a
+word of the short list in core/rude_words.py (docs/online.md, "Names").
+
 Each feature normalises a name its own way (NFKC, trimmed; the daily drops control and format
 characters, a table refuses them), then `check_seen` refuses a name that would show nothing a
 reader can see (only spaces, combining marks and characters that draw blank, such as U+3164
@@ -13,6 +16,8 @@ dashes, the Javanese pada U+A9C5, and the cuneiform signs).
 from __future__ import annotations
 
 import unicodedata
+
+from cardtable.server.core.rude_words import holds_rude_word
 
 MAX_MARKS = 3
 """Combining marks one letter may carry (Devanagari and others put two or three on a
@@ -27,6 +32,17 @@ CUNEIFORM = (0x12000, 0x1254F)
 
 class NameRefused(ValueError):
     """A name no one should have to read; the message says why."""
+
+
+class NotPolite(NameRefused):
+    """A name holding a word of the list no one should see (`check_polite`)."""
+
+
+def check_polite(name: str) -> None:
+    """Raise `NotPolite` (a `NameRefused`) when ``name``, a name shown to strangers, holds a
+    word of core/rude_words.py, through the disguises listed there (docs/online.md "Names")."""
+    if holds_rude_word(name):
+        raise NotPolite("it holds a word no one should have to read: choose another name")
 
 
 def check_seen(name: str) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from cardtable.server.core.online_config import OnlineSettings
 from cardtable.server.core.push_config import PushSettings
+from cardtable.server.core.quick_config import QuickSettings
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
@@ -110,6 +111,9 @@ class Settings:
     """Online Kings Corner tables: grace period, computer pacing, spectators (docs/online.md)."""
     push: PushSettings = field(default_factory=PushSettings)
     """Web Push notifications: VAPID key, push services, sending bounds (docs/online.md)."""
+    quick: QuickSettings = field(default_factory=QuickSettings)
+    """Quick play: the fill time, the rating range, the hostile-client bounds
+    (docs/quickplay.md)."""
     allow_seed_for_tests: bool = False
     """Test-only: a create request may carry an ``X-Test-Seed`` header that fixes the deal.
     Off by default; it is a header, not a body field, so the public schema is unchanged."""

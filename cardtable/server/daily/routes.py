@@ -74,6 +74,7 @@ def set_name(body: NameChange, player: PlayerDep, store: StoreDep) -> DisplayNam
     """Set the display name on the boards, as it will show (NFKC-normalised, trimmed, without
     control, format or blank characters, at most 24 characters). 422 for a body without
     ``name``, or a name that would show nothing a reader can see, stacks accents or holds a
-    character drawn far wider than a letter. Null, or a text of spaces, makes the player
-    anonymous."""
+    character drawn far wider than a letter (``invalid_name``, ``reason`` ``not_seen``), or
+    holds a word no one should have to read (``reason`` ``not_polite``). Null, or a text of
+    spaces, makes the player anonymous."""
     return service.set_name(store, player, body.name)

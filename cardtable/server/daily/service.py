@@ -297,11 +297,13 @@ def _created_before(store: Store, player: str, moment: datetime) -> bool:
 def set_name(store: Store, player: str, text: str | None) -> DisplayName:
     """Set the display name on the boards, as it will show (`names.clean`); 422
     ``invalid_name`` for a name that would show nothing a reader can see, stacks accents or
-    holds a character drawn far wider than a letter. None, or a text of spaces, makes the
-    player anonymous."""
+    holds a character drawn far wider than a letter, with ``reason`` ``not_seen``; with
+    ``reason`` ``not_polite`` for a word no one should have to read (`core.names.check_polite`).
+    None, or a text of spaces, makes the player anonymous."""
     try:
         name = None if text is None else names.clean(text)
     except names.NameRefused as exc:
-        raise ApiError(422, "invalid_name", f"name: {exc}") from None
+        reason = "not_polite" if isinstance(exc, names.NotPolite) else "not_seen"
+        raise ApiError(422, "invalid_name", f"name: {exc}", reason=reason) from None
     DailyStore(store).set_name(player, name)
     return DisplayName(name=name)

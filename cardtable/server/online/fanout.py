@@ -10,6 +10,9 @@ was away are lost. A silent connection is checked with a ``SELECT 1`` every 30 s
 here ever stops the app: a failure is logged (once per run of failures) and retried, and the
 fallback poll (`poll.py`) covers the gap.
 
+The same connection also ``LISTEN``s on ``cardtable_reactions`` and hands those notifications
+to the hub's relay (relay.py): preset reactions, which change no table.
+
 With SQLite (`LocalFanout`) there is one process: the saving process's own wake is enough.
 """
 
@@ -20,6 +23,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import psycopg
+
+from cardtable.server.online import relay
 
 if TYPE_CHECKING:
     from cardtable.server.core.settings import Settings
@@ -83,6 +88,7 @@ class PgFanout:
                 try:
                     async with conn:
                         await conn.execute(f"LISTEN {CHANNEL}")
+                        await conn.execute(f"LISTEN {relay.CHANNEL}")  # reactions (relay.py)
                         await _catch_up(conn, hub)
                         self.connects += 1
                         self.backend_pid = conn.info.backend_pid
@@ -105,7 +111,10 @@ class PgFanout:
         """Hand every notification to ``hub`` until the connection fails."""
         while True:
             async for note in conn.notifies(timeout=self.check_seconds):
-                _deliver(hub, note.payload)
+                if note.channel == relay.CHANNEL:
+                    hub.reactions.heard(note.payload)
+                else:
+                    _deliver(hub, note.payload)
             await conn.execute("SELECT 1")  # a connection gone quiet: is it still there?
 
 

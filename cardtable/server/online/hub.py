@@ -31,6 +31,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from cardtable.server.online.relay import Relay
+
 log = logging.getLogger("cardtable.server.online")
 
 
@@ -90,10 +92,13 @@ class Hub:
         self._watches: dict[str, set[Watch]] = {}
         self._versions: dict[str, int] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.reactions = Relay()
+        """The reactions said at the watched tables (relay.py): no change of a table."""
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop that runs the watchers (so threads can call `changed`)."""
         self._loop = loop
+        self.reactions.bind(loop)
 
     @contextmanager
     def watch(self, table: str) -> Iterator[Watch]:

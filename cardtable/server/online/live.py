@@ -2,8 +2,9 @@
 
 The device says hello (its player id and the last version it has); the server answers with
 the table as that device may see it, then again after every change, with the events since
-the version it last sent. The connection is also the device's presence: a row in
-``online_presence`` while it is open (refreshed by this process's driver), and when the
+the version it last sent, and the preset reactions other devices say at the table (relay.py:
+``{"type": "reaction", "seat", "key", "at"}``). The connection is also the device's presence:
+a row in ``online_presence`` while it is open (refreshed by this process's driver), and when the
 device's last connection closes, its seats start their grace period.
 
 The credential of the hello is checked again in the store before every push and every
@@ -42,6 +43,7 @@ from cardtable.server.core.serving import EVICT
 from cardtable.server.devices.public import PLAYER_ID, authenticate, now_of
 from cardtable.server.online import codes, service
 from cardtable.server.online.hub import Full, Slot
+from cardtable.server.online.relay import forward
 from cardtable.server.online.tables import OnlineTables, load_room
 
 log = logging.getLogger("cardtable.server.online")
@@ -330,6 +332,7 @@ async def _serve(ws: WebSocket, online: OnlineTables, token: str, slot: Slot) ->
             tasks = [
                 asyncio.create_task(conn.listen()),
                 asyncio.create_task(conn.follow()),
+                asyncio.create_task(forward(online.hub.reactions, conn.key, conn.cred, conn.send)),
                 asyncio.create_task(conn.until_refused()),
                 asyncio.create_task(slot.until_kicked()),
             ]

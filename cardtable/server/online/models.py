@@ -96,6 +96,8 @@ class SettingsOut(Response):
     turn_seconds: float | None = Field(
         default=None, description="Seconds per turn (the same as `turn_timer`), or none."
     )
+    quick: bool = Field(default=False, description="Made by the quick-play queue.")
+    rated: bool = Field(default=False, description="Counts for ratings.")
 
 
 class SeatOut(Response):

@@ -244,6 +244,8 @@ def table_part(room: Room, *, token: str, code: str | None) -> dict[str, Any]:
             "stand_in": room.config.stand_in,
             "pace": room.config.pace,
             "turn_seconds": room.config.turn_timer,
+            "quick": room.config.quick,
+            "rated": room.config.rated,
         },
         "seats": [
             {

@@ -91,6 +91,10 @@ class Config:
     """Seconds before each computer move (`OnlineSettings.computer_step_seconds`)."""
     pace: str = "live"
     """`PACES`: ``turn`` needs a ``turn_timer`` (its seconds a turn)."""
+    quick: bool = False
+    """Made by the quick-play queue (docs/quickplay.md); False for a room saved before."""
+    rated: bool = False
+    """Counts for ratings (docs/rating.md); the queue decides it when it seats the table."""
 
     @property
     def turn_based(self) -> bool:
@@ -108,6 +112,8 @@ class Config:
             "pace": self.pace,
             # The contract's name for the turn's length (`turn_timer` kept for old readers).
             "turn_seconds": self.turn_timer,
+            "quick": self.quick,
+            "rated": self.rated,
         }
 
     @classmethod
@@ -122,6 +128,8 @@ class Config:
             str(d["stand_in"]),
             float(d["step"]),
             str(d.get("pace", "live")),  # a room saved before there were paces: live
+            quick=bool(d.get("quick", False)),  # rooms saved before quick play: neither
+            rated=bool(d.get("rated", False)),
         )
         if config.pace not in PACES or (config.turn_based and timer is None):
             raise RoomError("bad pace")

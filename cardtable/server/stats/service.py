@@ -19,6 +19,8 @@ from cardtable.server.core.store import Store
 from cardtable.server.daily.public import DailyStore, settle
 from cardtable.server.devices.public import DeviceStore
 from cardtable.server.games.public import KC_KIND, PS_KIND, SavedMatch, SavedMatchError, StatsStore
+from cardtable.server.rating.public import exported as exported_ratings
+from cardtable.server.rating.public import forget as forget_ratings
 from cardtable.server.stats.models import (
     Bar,
     History,
@@ -190,7 +192,13 @@ def export(store: Store, player: str) -> dict[str, Any]:
     player may see it (`games.public.shown`: an unfinished game's view, never its state)."""
     settle(store, player)
     data = StatsStore(store).export(player)
-    return {"format": "cardtable-export/1", **data, **DailyStore(store).export(player)}
+    daily = DailyStore(store).export(player)
+    return {
+        "format": "cardtable-export/1",
+        **data,
+        **daily,
+        "ratings": exported_ratings(store, player),
+    }
 
 
 def delete(store: Store, player: str) -> None:
@@ -199,4 +207,5 @@ def delete(store: Store, player: str) -> None:
     of it then starts afresh with a new id."""
     DailyStore(store).delete_player(player)
     StatsStore(store).delete_player(player)
+    forget_ratings(store, player)
     DeviceStore(store).delete_player(player)

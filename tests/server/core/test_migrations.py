@@ -59,6 +59,14 @@ TABLES = (
     "push_subscriptions",
     "push_tables",
     "push_outbox",
+    "quick_queue",
+    "quick_seated",
+    "quick_blocks",
+    "quick_cooldowns",
+    "ratings",
+    "rating_history",
+    "rated_matches",
+    "rating_leavers",
 )
 KINDS = ("poker-squares", "kings-corner")
 LATEST = m.MIGRATIONS[-1].version

@@ -21,7 +21,7 @@ PLURAL_FORMS = {"en": {"one", "other"}, "ja": {"other"}}
 Message = str | dict[str, str]
 
 
-BUNDLES = ("review", "daily", "stats", "data", "fairness", "devices", "online")
+BUNDLES = ("review", "daily", "stats", "data", "fairness", "devices", "online", "quick", "rating")
 """A page's own strings, assets/i18n/<name>.<lang>.json, merged by i18n.js `addBundle`."""
 
 

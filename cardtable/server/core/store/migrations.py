@@ -423,6 +423,94 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX push_outbox_by_cred ON push_outbox (cred)",
         ),
     ),
+    # Quick play (docs/quickplay.md; cardtable/server/quickplay/): the stored queue, one row
+    # per player (``table_id``/``token`` set once seated), who sat at which quick table
+    # (blocks, repeated pairs), each player's blocks, and cool-downs after leaving too often.
+    # ``address`` is a hash of the client address, never the address.
+    Migration(
+        14,
+        "quick-play queue, seats, blocks and cool-downs",
+        steps=(
+            """CREATE TABLE quick_queue (
+                player TEXT PRIMARY KEY,
+                ticket TEXT NOT NULL,
+                cred TEXT NOT NULL,
+                players INTEGER,
+                preset TEXT NOT NULL,
+                rating DOUBLE PRECISION NOT NULL,
+                name TEXT NOT NULL,
+                address TEXT NOT NULL,
+                joined_at DOUBLE PRECISION NOT NULL,
+                table_id TEXT,
+                token TEXT,
+                seated_at DOUBLE PRECISION)""",
+            "CREATE INDEX quick_queue_waiting ON quick_queue (table_id, joined_at)",
+            "CREATE INDEX quick_queue_by_address ON quick_queue (address)",
+            """CREATE TABLE quick_seated (
+                table_id TEXT NOT NULL,
+                seat INTEGER NOT NULL,
+                player TEXT NOT NULL,
+                cred TEXT NOT NULL,
+                address TEXT NOT NULL,
+                name TEXT NOT NULL,
+                token TEXT NOT NULL,
+                seated_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (table_id, seat))""",
+            "CREATE INDEX quick_seated_by_player ON quick_seated (player, seated_at)",
+            "CREATE INDEX quick_seated_by_time ON quick_seated (seated_at)",
+            """CREATE TABLE quick_blocks (
+                id TEXT PRIMARY KEY,
+                player TEXT NOT NULL,
+                blocked TEXT NOT NULL,
+                name TEXT NOT NULL,
+                since DOUBLE PRECISION NOT NULL,
+                UNIQUE (player, blocked))""",
+            "CREATE INDEX quick_blocks_by_blocked ON quick_blocks (blocked)",
+            """CREATE TABLE quick_cooldowns (
+                player TEXT PRIMARY KEY,
+                until_at DOUBLE PRECISION NOT NULL)""",
+        ),
+    ),
+    # Ratings (docs/rating.md; cardtable/server/rating/): one row per rated player, one per
+    # player and rated match (the chart), one per rated match (rated once, whichever process
+    # saved its end) and who left a rated match before its end (rated last).
+    Migration(
+        15,
+        "ratings, their history, rated matches and leavers",
+        steps=(
+            """CREATE TABLE ratings (
+                player TEXT PRIMARY KEY,
+                mu DOUBLE PRECISION NOT NULL,
+                sigma DOUBLE PRECISION NOT NULL,
+                matches INTEGER NOT NULL,
+                name TEXT,
+                updated_at TEXT NOT NULL)""",
+            "CREATE INDEX ratings_by_updated ON ratings (updated_at)",
+            """CREATE TABLE rating_history (
+                player TEXT NOT NULL,
+                table_key TEXT NOT NULL,
+                match_no INTEGER NOT NULL,
+                place INTEGER NOT NULL,
+                players INTEGER NOT NULL,
+                mu DOUBLE PRECISION NOT NULL,
+                sigma DOUBLE PRECISION NOT NULL,
+                at TEXT NOT NULL,
+                PRIMARY KEY (player, table_key, match_no))""",
+            "CREATE INDEX rating_history_by_player ON rating_history (player, at)",
+            """CREATE TABLE rated_matches (
+                table_key TEXT NOT NULL,
+                match_no INTEGER NOT NULL,
+                rated_at TEXT NOT NULL,
+                PRIMARY KEY (table_key, match_no))""",
+            """CREATE TABLE rating_leavers (
+                table_key TEXT NOT NULL,
+                match_no INTEGER NOT NULL,
+                seat INTEGER NOT NULL,
+                player TEXT NOT NULL,
+                name TEXT,
+                PRIMARY KEY (table_key, match_no, seat))""",
+        ),
+    ),
 )
 
 

@@ -360,6 +360,7 @@ function saveName(ev) {
   run(async () => {
     try {
       const answer = await dailyApi.setName(value || null);
+      $("name-input").removeAttribute("aria-invalid");
       $("name-input").value = answer.name ?? "";
       $("name-status").textContent = answer.name ? t("daily.name_saved") : t("daily.name_cleared");
       announce($("name-status").textContent);
@@ -368,8 +369,11 @@ function saveName(ev) {
       if (data.today) state.today = data;
       render();
     } catch (err) {
-      if (err.code !== "invalid_request") throw err;
-      $("name-status").textContent = t("daily.name_invalid");
+      if (err.code !== "invalid_request" && err.code !== "invalid_name") throw err;
+      // The server says why it refused (a word no one should read, or nothing readable).
+      const why = { not_polite: "daily.name_not_polite", not_seen: "daily.name_not_seen" }[err.body?.reason];
+      $("name-status").textContent = t(why || "daily.name_invalid");
+      $("name-input").setAttribute("aria-invalid", "true");
     }
   });
 }

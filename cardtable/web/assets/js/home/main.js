@@ -1,11 +1,13 @@
 /** Entry module of the home page: the shell, a fan of sample card faces, Continue for an
- * unfinished Kings Corner match (GET /api/continue) and "Your tables" (your-tables.js). */
+ * unfinished Kings Corner match (GET /api/continue), "Your tables" (your-tables.js) and quick
+ * play (quickplay/home.js; its strings load with the settings dialog's, shell/boot.js). */
 import "../shell/boot.js";
 import { api, hasPlayer } from "../core/api.js";
 import { cardFaceSvg, cardName } from "../core/cards.js";
 import { addBundle, t } from "../core/i18n.js";
 import { initPage, onLanguageChange } from "../core/page.js";
 import { addDailyCountdown } from "../daily/links.js";
+import { initQuickPlay, renderQuickPlay } from "../quickplay/home.js";
 import { loadYourTables, renderYourTables } from "./your-tables.js";
 
 const SAMPLES = ["AS", "KH", "TD", "7C"];
@@ -59,6 +61,8 @@ onLanguageChange(() => {
   renderSamples();
   renderContinue();
   renderYourTables();
+  renderQuickPlay();
 });
+initQuickPlay();
 loadSaved();
 loadYourTables();

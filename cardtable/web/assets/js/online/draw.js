@@ -10,8 +10,10 @@ import { t } from "../core/i18n.js";
 import { endSummary, renderEnd } from "../kings-corner/end.js";
 import { ownTurnText, renderBoard, renderHandoff } from "../kings-corner/play.js";
 import { seatName, sentences } from "../kings-corner/text.js";
+import { renderQuickEnd } from "../quickplay/after-match.js";
 import { connectionNode, renderLobby, seatTags, tickCountdowns } from "./lobby.js";
 import { showTurnLine, turnBased } from "./pace.js";
+import { decorateReaction, drawReactions } from "./reactions.js";
 import { closeSeatOptions } from "./seat-options.js";
 import { hasOptions, inviteUrl, mine, myTurn, page, serverNow, state } from "./state.js";
 import { handsBlock, listOf, nameIn, presenceText, renderStory, standInSummary } from "./story.js";
@@ -60,6 +62,7 @@ export function decorateSeat(li, seat, game) {
     ready.textContent = `✓ ${t("kco.rematch_ready")}`;
     li.append(ready);
   }
+  decorateReaction(li, seat);
 }
 
 function renderPlay() {
@@ -101,6 +104,7 @@ function renderPlay() {
   $("undo-btn").hidden = watching || over;
   $("undo-btn").disabled = !myTurn() || !v.can_undo;
   $("table-leave-btn").hidden = watching;
+  drawReactions(game);
   tableEl.classList.toggle("over", over);
   tableEl.classList.toggle("watching", watching);
   const endBox = $("end");
@@ -112,6 +116,7 @@ function renderPlay() {
     const hands = handsBlock(game);
     if (hands) endBox.querySelector(".table-scroll").after(hands);
   }
+  renderQuickEnd(endBox, game, state.token); // after a quick-play match: "Don't seat me with…"
   tickCountdowns(serverNow);
 }
 

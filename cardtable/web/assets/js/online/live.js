@@ -15,6 +15,9 @@ const FIRST_DELAY = 500;
 const MAX_DELAY = 10000;
 const CROWDED_DELAY = 15000;
 const PING_EVERY = 20000;
+/** Raised on `document` with a reaction said at the table (`{type, seat, key, at}`) as the
+ * event's `detail`, for reactions.js. */
+export const REACTION_EVENT = "kco:reaction";
 
 /**
  * `onTable(table, events)` for every table pushed; `onState(state)` with "open", "lost"
@@ -95,6 +98,8 @@ function received(ch, ev) {
     if (ch.attempt) ch.onState("open");
     ch.attempt = 0;
     ch.onTable(msg.table, msg.table.events || []);
+  } else if (msg.type === "reaction") {
+    document.dispatchEvent(new CustomEvent(REACTION_EVENT, { detail: msg }));
   }
 }
 

@@ -39,6 +39,7 @@ import { wireCodeForm } from "./code.js";
 import { openTable } from "./connection.js";
 import { render, showScreen, summary } from "./draw.js";
 import { tickCountdowns } from "./lobby.js";
+import { wireReactions } from "./reactions.js";
 import { legal, NAME_KEY, page, reducedMotion, serverNow, state } from "./state.js";
 import { latestText } from "./story.js";
 
@@ -74,6 +75,7 @@ function wire() {
   $("end-btn").addEventListener("click", endTurn);
   $("undo-btn").addEventListener("click", undo);
   $("reveal-btn").addEventListener("click", reveal);
+  wireReactions();
   $("join-name").value = storageGet(NAME_KEY) || "";
   $("seat-join-name").value = storageGet(NAME_KEY) || "";
   onShortcuts(() => state.screen === "table", { escape: () => page.chooser.cancel(), z: undo });

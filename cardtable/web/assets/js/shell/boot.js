@@ -22,6 +22,13 @@ if (document.getElementById("devices")) {
   import("../devices/section.js");
 }
 
+// The players quick play never seats this one with (docs/quickplay.md), loaded the same way;
+// the "quick" strings serve the home page's quick-play box and the table's end panel too.
+if (document.getElementById("qp-blocks")) {
+  addBundle("quick");
+  import("../quickplay/blocks.js");
+}
+
 // A signed-out device (`401 revoked`): the dialog, its module loaded the first time.
 document.addEventListener(REVOKED_EVENT, () => {
   import("../devices/revoked.js").then((m) => m.showRevoked());

@@ -17,6 +17,7 @@ import { dailyApi } from "../daily/api.js";
 import { replacingAsked } from "../daily/attempt.js";
 import { kcApi } from "../kings-corner/api.js";
 import { psApi } from "../poker-squares/api.js";
+import { loadRatings } from "../rating/section.js";
 
 const $ = (id) => document.getElementById(id);
 const HANDS = [
@@ -236,6 +237,7 @@ function render() {
 
 addBundle("stats");
 addBundle("daily"); // the question before a replay replaces today's counted daily
+addBundle("rating");
 await initPage();
 onLanguageChange(render);
 await run(async () => {
@@ -245,4 +247,5 @@ await run(async () => {
   showError(null);
   render();
 });
+await loadRatings();
 performance.mark("stats-ready");
