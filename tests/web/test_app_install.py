@@ -280,8 +280,13 @@ def notifying_browser(browser_type: BrowserType) -> Iterator[Browser]:
 
 LIST_NOTIFICATIONS_JS = """() => {
   const look = async () => {
-    const [note] = await (await navigator.serviceWorker.ready).getNotifications();
-    if (!note) return requestAnimationFrame(look);
+    let note;
+    try {
+      [note] = await (await navigator.serviceWorker.ready).getNotifications();
+    } catch {
+      note = null; // the worker was restarting: look again
+    }
+    if (!note) return setTimeout(look, 20);
     const { title, body, tag, icon, badge, data } = note;
     window.shownNotification = { title, body, tag, icon, badge, data };
   };
@@ -298,18 +303,27 @@ def test_a_push_message_shows_its_notification(
     page = controlled_page(context, console_guard)
     cdp = context.new_cdp_session(page)
     registrations: list[dict[str, Any]] = []
+    versions: list[dict[str, Any]] = []
     cdp.on(
         "ServiceWorker.workerRegistrationUpdated",
         lambda e: registrations.extend(e["registrations"]),
     )
+    cdp.on("ServiceWorker.workerVersionUpdated", lambda e: versions.extend(e["versions"]))
+    scope = f"{live_url}/"
+
+    def active() -> list[dict[str, Any]]:
+        ours = {r["registrationId"] for r in registrations if r["scopeURL"] == scope
+                and not r["isDeleted"]}  # fmt: skip
+        return [v for v in versions if v["registrationId"] in ours and v["status"] == "activated"]
+
+    # The registrations and versions arrive as events after `enable`: each round trip lets
+    # them in. The message goes to the registration once its worker is activated.
     cdp.send("ServiceWorker.enable")
-    # The registrations arrive as events after `enable`: each round trip lets them in.
     for _ in range(1000):
-        if registrations:
+        if active():
             break
         cdp.send("ServiceWorker.enable")
-    scope = f"{live_url}/"
-    [registration] = [r for r in registrations if r["scopeURL"] == scope and not r["isDeleted"]]
+    registration = {"registrationId": active()[-1]["registrationId"]}
     message = {
         "title": "Your turn",
         "body": "Aiko is waiting for you at table 7",
