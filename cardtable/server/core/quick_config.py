@@ -20,6 +20,14 @@ class QuickSettings:
     """How often each process's matcher looks at the queue when nothing woke it."""
     tables_per_round: int = 50
     """Tables one matcher round makes at most (the next round goes on)."""
+    stale_seconds: float = 30.0
+    """A waiting player whose page has not asked for the status this long is not seated (the
+    page asks every 2 s): a closed tab does not leave a person at a table with no one there.
+    The row stays until retention, so a page that comes back is matched again at once."""
+    seen_every: float = 5.0
+    """The status stamps a waiting row as seen at most this often (a write per poll otherwise)."""
+    unseen_hold_seconds: float = 600.0
+    """A waiting row not seen this long is deleted by the retention sweep."""
     seated_seconds: float = 600.0
     """How long ``GET /api/quick-play`` answers "seated" before the player opens the table."""
     rounds: int = 1

@@ -102,7 +102,7 @@ class Matcher:
         quick = self.quick
         now = quick.clock()
         store = quick.store
-        waiting = store.waiting()
+        waiting = store.waiting(seen_after=now - quick.settings.stale_seconds)
         if not waiting:
             return 0
         blocked = store.blocked_pairs([w.player for w in waiting])

@@ -104,7 +104,7 @@ class QuickPlay:
             count_refusal("quick_per_address")
             raise rate_limited(retry_after(s.fill_seconds)) from None
         self.matcher.wake()
-        return self._waiting(w)
+        return self._waiting(w, now)
 
     def seated_at(self, player: str, now: float) -> str | None:
         """The token of the unfinished quick table ``player`` sits at (not left), if any."""
@@ -129,20 +129,23 @@ class QuickPlay:
         entry = self.store.entry(player)
         if entry is None:
             return Idle()
-        if entry.table is None:
-            return self._waiting(entry.waiter)
         now = self.clock()
+        if entry.table is None:
+            if now - entry.seen_at >= self.settings.seen_every:
+                self.store.seen(player, now)
+            return self._waiting(entry.waiter, now)
         at = entry.seated_at or 0.0
         if now > at + self.settings.seated_seconds or opened(self.online, entry.table, player):
             self.store.forget_seated(player, entry.table)
             return Idle()
         return Seated(token=entry.token or "")
 
-    def _waiting(self, w: Waiter) -> WaitingOut:
+    def _waiting(self, w: Waiter, now: float) -> WaitingOut:
+        seen_after = now - self.settings.stale_seconds
         return WaitingOut(
             players=w.players,  # type: ignore[arg-type]
             preset=w.preset,  # type: ignore[arg-type]
-            waiting=self.store.count_waiting(w.preset, w.players),
+            waiting=self.store.count_waiting(w.preset, w.players, seen_after),
             since=iso(w.joined_at),
             fill_at=iso(w.joined_at + self.settings.fill_seconds),
         )

@@ -51,6 +51,7 @@ class Entry:
     table: str | None
     token: str | None
     seated_at: float | None
+    seen_at: float
 
 
 @dataclass(frozen=True)
@@ -114,9 +115,10 @@ class QuickStore(FeatureTables):
             self._exec(tx, "DELETE FROM quick_queue WHERE player = ?", (w.player,))
             self._exec(
                 tx,
-                f"INSERT INTO quick_queue ({_WAITER}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO quick_queue ({_WAITER}, seen_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (w.player, w.ticket, w.cred, w.players, w.preset, w.rating, w.name, w.address,
-                 w.joined_at),
+                 w.joined_at, w.joined_at),
             )  # fmt: skip
 
     def leave(self, player: str) -> bool:
@@ -140,13 +142,25 @@ class QuickStore(FeatureTables):
 
     def entry(self, player: str) -> Entry | None:
         rows = self._rows(
-            f"SELECT {_WAITER}, table_id, token, seated_at FROM quick_queue WHERE player = ?",
+            f"SELECT {_WAITER}, table_id, token, seated_at, seen_at FROM quick_queue "
+            "WHERE player = ?",
             (player,),
         )
         if not rows:
             return None
         r = rows[0]
-        return Entry(_waiter(r), r[9], r[10], None if r[11] is None else float(r[11]))
+        seated = None if r[11] is None else float(r[11])
+        return Entry(_waiter(r), r[9], r[10], seated, float(r[12]))
+
+    def seen(self, player: str, now: float) -> None:
+        """``player``'s page is still there (their status was asked): a waiting row counts
+        as present again (`waiting`'s ``seen_after``)."""
+        with self.sql.transaction() as tx:
+            self._exec(
+                tx,
+                "UPDATE quick_queue SET seen_at = ? WHERE player = ? AND table_id IS NULL",
+                (now, player),
+            )
 
     def forget_seated(self, player: str, table: str) -> None:
         """The seated notice of ``table`` is over (opened, or its time passed)."""
@@ -154,22 +168,26 @@ class QuickStore(FeatureTables):
             self._exec(tx, "DELETE FROM quick_queue WHERE player = ? AND table_id = ?",
                        (player, table))  # fmt: skip
 
-    def waiting(self) -> list[Waiter]:
-        """Every waiting player, who joined first first."""
+    def waiting(self, seen_after: float) -> list[Waiter]:
+        """Every waiting player whose page was seen after ``seen_after``, who joined first
+        first."""
         rows = self._rows(
-            f"SELECT {_WAITER} FROM quick_queue WHERE table_id IS NULL ORDER BY joined_at, player"
+            f"SELECT {_WAITER} FROM quick_queue WHERE table_id IS NULL AND seen_at > ? "
+            "ORDER BY joined_at, player",
+            (seen_after,),
         )
         return [_waiter(r) for r in rows]
 
-    def count_waiting(self, preset: str, players: int | None) -> int:
-        """Players waiting for ``preset`` who could sit at a table with one wanting
-        ``players`` (None: any)."""
+    def count_waiting(self, preset: str, players: int | None, seen_after: float) -> int:
+        """Players waiting for ``preset`` (their page seen after ``seen_after``) who could sit
+        at a table with one wanting ``players`` (None: any)."""
         sql, params = "", []
         if players is not None:
             sql, params = " AND (players IS NULL OR players = ?)", [players]
         rows = self._rows(
-            f"SELECT COUNT(*) FROM quick_queue WHERE table_id IS NULL AND preset = ?{sql}",
-            (preset, *params),
+            "SELECT COUNT(*) FROM quick_queue WHERE table_id IS NULL AND preset = ? "
+            f"AND seen_at > ?{sql}",
+            (preset, seen_after, *params),
         )
         return int(rows[0][0])
 
@@ -293,12 +311,19 @@ class QuickStore(FeatureTables):
                        (player, ident))  # fmt: skip
 
     # -- retention -------------------------------------------------------------------------
-    def expire(self, *, seated_before: float, history_before: float, now: float) -> int:
+    def expire(
+        self, *, seated_before: float, unseen_before: float, history_before: float, now: float
+    ) -> int:
         with self.sql.transaction() as tx:
             gone = self._exec(
                 tx,
                 "DELETE FROM quick_queue WHERE table_id IS NOT NULL AND seated_at < ?",
                 (seated_before,),
+            ).rowcount
+            gone += self._exec(
+                tx,
+                "DELETE FROM quick_queue WHERE table_id IS NULL AND seen_at < ?",
+                (unseen_before,),
             ).rowcount
             gone += self._exec(
                 tx, "DELETE FROM quick_seated WHERE seated_at < ?", (history_before,)
@@ -330,7 +355,10 @@ def expire_quick(runtime: Runtime, now: float) -> int:
     where after `QuickSettings.history_hours`, cool-downs over."""
     s = runtime.settings.quick
     return QuickStore(runtime.store).expire(
-        seated_before=now - s.seated_seconds, history_before=now - s.history_hours * 3600, now=now
+        seated_before=now - s.seated_seconds,
+        unseen_before=now - s.unseen_hold_seconds,
+        history_before=now - s.history_hours * 3600,
+        now=now,
     )
 
 

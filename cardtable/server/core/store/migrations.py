@@ -443,7 +443,8 @@ MIGRATIONS: tuple[Migration, ...] = (
                 joined_at DOUBLE PRECISION NOT NULL,
                 table_id TEXT,
                 token TEXT,
-                seated_at DOUBLE PRECISION)""",
+                seated_at DOUBLE PRECISION,
+                seen_at DOUBLE PRECISION NOT NULL)""",
             "CREATE INDEX quick_queue_waiting ON quick_queue (table_id, joined_at)",
             "CREATE INDEX quick_queue_by_address ON quick_queue (address)",
             """CREATE TABLE quick_seated (
