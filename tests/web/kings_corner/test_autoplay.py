@@ -106,12 +106,12 @@ def test_computers_play_on_without_next_player(
     times = [t for _, t in versions]
     assert len(times) >= len(steps) + 1, (versions, steps)
     gaps = [b - a for a, b in itertools.pairwise(times)]
-    # Each step waits the delay, then asks the server, then draws: the steps come apart by
-    # more than the delay. A time is taken when the observer is told, after the rest of that
-    # step's drawing, so one gap may look shorter by a draw's time on a busy machine; over
-    # all the steps the delays add up (and steps drawn together would be ~0 ms apart).
+    # Each step waits the delay, then asks the server, then draws. A time is taken when the
+    # observer is told, after the rest of that step's drawing, so a gap may look shorter by a
+    # draw's time on a busy machine, and a timer may fire a little early; over all the steps
+    # the delays add up (steps drawn together, unpaced, would be a few ms apart).
     assert gaps and min(gaps) >= FAST_DELAY_MS / 2, gaps
-    assert times[-1] - times[0] >= FAST_DELAY_MS * len(gaps), gaps
+    assert times[-1] - times[0] >= 0.9 * FAST_DELAY_MS * len(gaps), gaps
     # The log lists the computers' moves, and the turn coming back is announced.
     computer = "Computer" if lang == "en" else "CPU"
     expect(page.locator("#move-log li").first).to_contain_text(computer)
