@@ -63,6 +63,9 @@ _.starts_at
 _.ends_at
 _.seconds_left
 _.board
+# The daily archive's calendar (cardtable/server/daily/archive_models.py).
+_.playable
+_.newest_closed
 _.previous_days
 _.counted
 _.target_hits

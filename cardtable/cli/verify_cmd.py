@@ -3,7 +3,10 @@
 From the values the page shows once a deal or round is over (seed, salt, and the commitment
 shown before the first card) it checks that ``SHA-256(seed || salt)`` is the commitment,
 recomputes the deck, and checks the cards the player saw: ``--cards`` in the order they were
-turned (Poker Squares: the 25 cards, or with ``--any-order`` the grid's cards in any order);
+turned (Poker Squares: the 25 cards, or with ``--any-order`` the grid's cards in any order; a
+Poker Squares table's deal alike: its ``result.cards``, or any player's grid with
+``--any-order``); the seed, salt and commitment come as arguments or as ``--seed``,
+``--salt`` and ``--commitment``;
 ``--players N --hand CARDS [--seat K]`` for a Kings Corner round, at a local or an online
 table alike: the seat's 7 dealt cards must all be in the hand the player was dealt (a hand
 seen at the start may also hold the first turn's draw). Exit status 0 when everything
@@ -30,9 +33,12 @@ def register(sub: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("seed", help="the revealed seed (64 hex digits)")
-    p.add_argument("salt", help="the revealed salt (32 hex digits)")
-    p.add_argument("commitment", help="the commitment shown before the first card")
+    p.add_argument("seed", nargs="?", help="the revealed seed (64 hex digits)")
+    p.add_argument("salt", nargs="?", help="the revealed salt (32 hex digits)")
+    p.add_argument("commitment", nargs="?", help="the commitment shown before the first card")
+    # The same three as options, in any order (a Poker Squares table's end names them so).
+    for name in ("seed", "salt", "commitment"):
+        p.add_argument(f"--{name}", dest=f"{name}_option", help=f"the {name}, as an option")
     p.add_argument("--cards", help='cards as turned, e.g. "7H QS 2C" (spaces or commas)')
     p.add_argument(
         "--any-order", action="store_true", help="--cards are the first cards in any order"
@@ -53,10 +59,16 @@ def _cards(text: str | None, what: str) -> list[Card]:
         raise UsageError(f"{what}: {exc}") from None
 
 
+def _given(args: argparse.Namespace, name: str) -> str:
+    """A value given as the positional argument or as ``--<name>`` (not both)."""
+    positional, option = getattr(args, name), getattr(args, f"{name}_option")
+    if (positional is None) == (option is None):
+        raise UsageError(f"give the {name} once: as an argument or as --{name}")
+    return str(positional if option is None else option).strip().lower()
+
+
 def run(args: argparse.Namespace) -> int:
-    seed, salt, committed = (
-        str(v).strip().lower() for v in (args.seed, args.salt, args.commitment)
-    )
+    seed, salt, committed = (_given(args, n) for n in ("seed", "salt", "commitment"))
     cards = _cards(args.cards, "--cards")
     hand = _cards(args.hand, "--hand")
     if hand and args.players is None:

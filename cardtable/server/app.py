@@ -23,6 +23,7 @@ from cardtable.server.core.openapi_links import add_links
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.settings import Settings
 from cardtable.server.core.web import ResponseHeadersAndBodyLimit, site
+from cardtable.server.daily import archive_routes as routes_daily_archive
 from cardtable.server.daily import routes as routes_daily
 from cardtable.server.devices import players
 from cardtable.server.devices import routes as routes_devices
@@ -30,6 +31,7 @@ from cardtable.server.games import routes as routes_games
 from cardtable.server.online import reactions as online_reactions
 from cardtable.server.online import routes as online_routes
 from cardtable.server.online.tables import OnlineTables, load_room
+from cardtable.server.pstables import routes as routes_pstables
 from cardtable.server.push import routes as routes_push
 from cardtable.server.push.service import Push
 from cardtable.server.quickplay import routes as routes_quick
@@ -97,10 +99,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(online_reactions.router)
     app.include_router(routes_review.router)
     app.include_router(routes_daily.router)
+    app.include_router(routes_daily_archive.router)
     app.include_router(routes_stats.router)
     app.include_router(routes_push.router)
     app.include_router(routes_rating.router)
     app.include_router(routes_quick.router)
+    app.include_router(routes_pstables.router)
     app.router.routes.extend(
         app_shell.routes(settings.web_dir, {"grace_seconds": round(settings.online.grace_seconds)})
     )

@@ -1,6 +1,7 @@
 """Every GET route and the live channel, for one player holding every kind of secret at once
 (SPEC C-8, SE-1; issue 26): an unfinished Poker Squares deal, an unfinished daily deal, a
-Kings Corner match mid-round and an online table mid-round.
+Kings Corner match mid-round, an online table mid-round and a Poker Squares table mid-deal
+(docs/ps-tables.md: the cards after the one on show, the seed, and the other player's grid).
 
 The routes are not listed here: they are read from the app's OpenAPI schema, so a route added
 later is scanned without anyone remembering to add it. Each path parameter is filled from the
@@ -38,6 +39,7 @@ from cardtable.server.devices.players import player_key
 from cardtable.server.games.saved_match import SavedMatch
 from cardtable.server.online.codes import table_key
 from cardtable.server.online.room import Room
+from cardtable.server.pstables.room import Room as PSRoom
 from tests.server.helpers import Api
 
 BASE = "/api/kings-corner/online"
@@ -55,6 +57,9 @@ SKIPPED: dict[str, str] = {
 """GET routes the app serves that this scanner deliberately does not call."""
 LIVE = f"{BASE}/{{token}}/live"
 """The live channel: not a GET route, read by `test_the_live_channel_shows_no_secret`."""
+PS_BASE = "/api/poker-squares/tables"
+PS_LIVE = f"{PS_BASE}/{{token}}/live"
+"""The Poker Squares tables' live channel (`test_the_ps_live_channel_shows_no_secret`)."""
 
 
 @dataclass
@@ -125,6 +130,10 @@ class Player:
     token: str
     code: str
     day: str
+    ps_token: str
+    ps_code: str
+    ps_other_row: str
+    """Bob's grid row at the Poker Squares table, as JSON (another player's grid)."""
 
     @property
     def key(self) -> str:
@@ -149,6 +158,16 @@ class Player:
         found.add_match("online table", room.game.match, room.viewer(self.key))
         deal = DailyStore(store).stored(self.day, "american")
         assert deal is not None and deal.fair is not None
+        ps_record = app.state.pstables.store.read(table_key(self.ps_token))  # type: ignore[attr-defined]
+        ps_room = PSRoom.from_dict(ps_record.row.state)
+        assert ps_room.card is not None
+        cards = [str(c) for c in ps_room.cards()]
+        found.visible |= set(cards[: ps_room.card + 1])
+        found.hidden |= set(cards[ps_room.card + 1 :])
+        found.orders.append(cards[ps_room.card + 1 :])
+        found.strings["ps table: seed"] = ps_room.fair.seed
+        found.strings["ps table: salt"] = ps_room.fair.salt
+        found.strings["Bob's grid at the ps table"] = self.ps_other_row
         found.strings["the day's seed"] = deal.fair.seed
         found.strings["the day's salt"] = deal.fair.salt
         assert len(found.cards) >= 10 and len(found.strings) >= 10, found
@@ -175,12 +194,21 @@ def make_player(client: TestClient) -> Player:
     started = api.post(f"{BASE}/{created['token']}/start", {"version": joined["version"]})
     assert started["phase"] == "play"
     # The daily last: dealing it makes it the player's current Poker Squares game.
+    ps_made = api.post(PS_BASE, {"name": "Ann"}, 201)
+    ps_token = ps_made["token"]
+    bob.post(f"{PS_BASE}/{ps_token}/join", {"name": "Bob"})
+    first = api.post(f"{PS_BASE}/{ps_token}/start", {})["card"]
+    bob.post(f"{PS_BASE}/{ps_token}/place", {"card": 0, "cell": "e5"})
+    api.post(f"{PS_BASE}/{ps_token}/place", {"card": 0, "cell": "a1"})
+    api.post(f"{PS_BASE}/{ps_token}/place", {"card": 1, "cell": "b1"})  # Bob has not yet
+    other_row = json.dumps([None, None, None, None, first["card"]], separators=(",", ":"))
     played = api.post("/api/daily/american/play", status=201)
     daily = played["game"]
     for i in range(4):
         daily = api.ps(daily, "moves", row=4, col=i)
     return Player(api, bob, deal["id"], daily["id"], match["id"], created["token"],
-                  created["code"], played["day"])  # fmt: skip
+                  created["code"], played["day"], ps_token, ps_made["code"],
+                  other_row)  # fmt: skip
 
 
 @pytest.fixture
@@ -194,8 +222,8 @@ def _values(name: str, schema: dict[str, Any], player: Player) -> list[str]:
         return [str(v) for v in schema["enum"]]
     known = {
         "game_id": [player.deal, player.daily, player.match],
-        "token": [player.token],
-        "code": [player.code],
+        "token": [player.token, player.ps_token],
+        "code": [player.code, player.ps_code],
         "number": ["1", "2"],
     }
     assert name in known, f"the scanner cannot fill path parameter {name!r}: teach it"
@@ -219,7 +247,11 @@ def _calls(app_schema: dict[str, Any], player: Player) -> Iterator[tuple[str, st
                 choices.append(_values(p["name"], schema, player))
             elif p["in"] == "query":
                 # A required one is always sent; an optional one both left out and sent.
-                value = {"day": player.day, "origin": "http://testserver"}.get(p["name"])
+                value = {
+                    "day": player.day,
+                    "month": player.day[:7],  # the daily archive's calendar
+                    "origin": "http://testserver",
+                }.get(p["name"])
                 assert value is not None, f"the scanner cannot fill {path}?{p['name']}"
                 sent = [f"{q}{'&' if q else '?'}{p['name']}={value}" for q in queries]
                 queries = sent if p.get("required") else queries + sent
@@ -239,7 +271,7 @@ def test_every_get_route_is_in_the_schema_or_skipped_with_a_reason(client: TestC
     served = set()
     for route in client.app.routes:  # type: ignore[attr-defined]
         if isinstance(route, APIWebSocketRoute):
-            assert route.path == LIVE, f"a live channel the scanner does not read: {route.path}"
+            assert route.path in (LIVE, PS_LIVE), f"a live channel not scanned: {route.path}"
             continue
         path = getattr(route, "path", None)
         methods = getattr(route, "methods", None) or set()
@@ -306,4 +338,26 @@ def test_the_live_channel_shows_no_secret(client: TestClient, player: Player) ->
         assert json.loads(text) == said and set(said) == {"type", "seat", "key", "at"}
         texts.append((text, player.secrets()))
     for text, secrets in texts:
+        assert not secrets.leaks(text), secrets.leaks(text)
+
+
+def test_the_ps_live_channel_shows_no_secret(client: TestClient, player: Player) -> None:
+    """A Poker Squares table's pushes to Ann before and after Bob places the card on show:
+    no later card, no seed, not Bob's grid (tests/server/pstables/test_hidden.py scans every
+    message of whole deals)."""
+    texts = []
+    with client.websocket_connect(PS_LIVE.replace("{token}", player.ps_token)) as ws:
+        ws.send_text(json.dumps({"type": "hello", "player": player.api.player_id, "version": None}))
+        texts.append((ws.receive_text(), player.secrets()))
+        assert json.loads(texts[0][0])["table"]["card"]["index"] == 1
+        player.bob.post(f"{PS_BASE}/{player.ps_token}/place", {"card": 1, "cell": "d5"})
+        for _ in range(10):
+            text = ws.receive_text()
+            texts.append((text, player.secrets()))
+            if json.loads(text)["table"]["card"]["index"] == 2:
+                break
+        else:
+            raise AssertionError("the next card was never pushed")
+    for text, secrets in texts:
+        assert json.loads(text)["type"] == "table"
         assert not secrets.leaks(text), secrets.leaks(text)

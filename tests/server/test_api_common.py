@@ -188,6 +188,8 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
         ("/api/daily/{table}", "get"),
         ("/api/daily/{table}/play", "post"),
         ("/api/daily/me/name", "put"),
+        ("/api/daily/archive/{table}", "get"),
+        ("/api/daily/{table}/archive/{day}/play", "post"),
         ("/api/stats", "get"),
         ("/api/stats/history", "get"),
         ("/api/stats/export", "get"),
@@ -210,6 +212,13 @@ def test_openapi_lists_every_endpoint_and_model(client: TestClient) -> None:
     expected |= {("/api/quick-play", m) for m in ("get", "post", "delete")}
     expected |= {("/api/quick-play/blocks", m) for m in ("get", "post")}
     expected |= {("/api/quick-play/blocks/{ident}", "delete")}
+    ps_tables = "/api/poker-squares/tables"  # docs/ps-tables.md
+    expected |= {(ps_tables, "post"), (f"{ps_tables}/codes/{{code}}", "get")}
+    expected |= {(f"{ps_tables}/{{token}}{tail}", "get") for tail in ("", "/qr.svg")}
+    expected |= {
+        (f"{ps_tables}/{{token}}/{action}", "post")
+        for action in ("join", "leave", "start", "place", "rematch")
+    }
     assert paths == expected
     schemas = doc["components"]["schemas"]
     names = "PSGame PSMove PSNewGame PSHint PSScoreBoard KCGame KCMove KCNewGame KCResults"

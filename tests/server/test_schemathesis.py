@@ -95,8 +95,9 @@ def fuzz(case: Any, world: dict[str, Any]) -> None:
     # is empty after NFKC or holds a control character, "me" beyond seat 0, a turn timer the
     # server does not offer): their API tests cover those answers. So does a push
     # subscription whose endpoint is no known push service (a setting, not the schema), and
-    # quick play's name checks and blocks of one's own seat (tests/server/quickplay/).
-    by_rule = (ONLINE, "/api/push/subscriptions", "/api/quick-play")
+    # quick play's name checks and blocks of one's own seat (tests/server/quickplay/), and the
+    # Poker Squares tables' names and QR origins (tests/server/pstables/).
+    by_rule = (ONLINE, "/api/push/subscriptions", "/api/quick-play", "/api/poker-squares/tables")
     excluded = [positive_data_acceptance] if case.path.startswith(by_rule) else []
     response = case.call_and_validate(headers=headers, excluded_checks=excluded)
     assert response.status_code < 500

@@ -49,6 +49,9 @@ class DailyMe(BaseModel):
     game_id: str
     total: int | None
     lines: list[str | None] | None = Field(description="Hand of each line: rows, then columns.")
+    line_scores: list[int | None] | None = Field(
+        default=None, description="Points of each line at the day's table, as `lines`."
+    )
     eligible: bool = Field(description="The player id was created before the day began.")
     ranked: bool
     rank: int | None
@@ -77,17 +80,32 @@ class DailyFairness(BaseModel):
     salt: str | None = Field(description="Null until the day is over.")
 
 
+class DailyUpcoming(BaseModel):
+    day: str = Field(description="The date after the newest one any time zone has reached.")
+    commitment: str = Field(description="Its deal's commitment, out before anyone can play it.")
+
+
 class DailyDay(BaseModel):
     day: str
     table: PointTable
-    today: bool
-    starts_at: str
-    ends_at: str
-    seconds_left: int = Field(description="Seconds until the next daily deal (0 for past days).")
+    today: bool = Field(
+        description="Some time zone is on this date now: it can still be played for the board, "
+        "its seed is withheld (docs/daily.md, 'Your own midnight')."
+    )
+    starts_at: str = Field(description="When the first time zone (UTC+14) reached the date.")
+    ends_at: str = Field(
+        description="When the last time zone (UTC-12) leaves it: the board closes."
+    )
+    seconds_left: int = Field(description="Seconds until the board closes (0 once it has).")
     fairness: DailyFairness | None = Field(
         description="The day's provably fair shuffle (docs/fairness.md): its commitment from "
         "the start of the day, its seed and salt once the day is over; null for a day whose "
         "deal nobody drew, or one drawn before fair seeds."
+    )
+    upcoming: DailyUpcoming | None = Field(
+        default=None,
+        description="The commitment of the next date's deal, published before any time zone "
+        "reaches it.",
     )
     me: DailyMe | None
     board: DailyBoard
@@ -96,7 +114,16 @@ class DailyDay(BaseModel):
     previous_days: list[str]
 
 
+DAY_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
+
+
 class DailyPlayRequest(Request):
+    day: str | None = Field(
+        default=None,
+        pattern=DAY_PATTERN,
+        description="The date to play, YYYY-MM-DD: the player's own (the UTC date when null). "
+        "404 before any time zone has reached it, 409 day_closed once all have left it.",
+    )
     replace_counted: bool = Field(
         default=False,
         description="Deal even when the unfinished deal is a counted attempt (the other "

@@ -5,7 +5,6 @@ request, asks `service` and answers. The clock is the request's: tests inject on
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
@@ -13,6 +12,7 @@ from fastapi import APIRouter, Query, Request
 from cardtable.server.core.errors import responses
 from cardtable.server.core.runtime import RuntimeDep, StoreDep
 from cardtable.server.daily import service
+from cardtable.server.daily.days import clock
 from cardtable.server.daily.models import (
     DailyDay,
     DailyPlay,
@@ -28,12 +28,6 @@ router = APIRouter(prefix="/api/daily", tags=["daily"])
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def clock(request: Request) -> datetime:
-    """Now, in UTC: ``app.state.daily_clock()`` when a test injected one."""
-    injected = getattr(request.app.state, "daily_clock", None)
-    return injected() if injected is not None else datetime.now(UTC)
-
-
 @router.get("/{table}", response_model=DailyDay, responses=responses(401, 404, 422))
 def daily(
     table: PointTable,
@@ -41,7 +35,11 @@ def daily(
     store: StoreDep,
     request: Request,
     day: Annotated[
-        str | None, Query(pattern=_DAY.pattern, description="YYYY-MM-DD (UTC); today by default.")
+        str | None,
+        Query(
+            pattern=_DAY.pattern,
+            description="YYYY-MM-DD: the player's own date; the UTC date by default.",
+        ),
     ] = None,
 ) -> DailyDay:
     """The day's deal at ``table``: the player's entry, rank and streak, the top 100, the
@@ -50,7 +48,10 @@ def daily(
 
 
 @router.post(
-    "/{table}/play", status_code=201, response_model=DailyPlay, responses=responses(401, 409, 422)
+    "/{table}/play",
+    status_code=201,
+    response_model=DailyPlay,
+    responses=responses(401, 404, 409, 422),
 )
 def play(
     table: PointTable,
@@ -60,12 +61,15 @@ def play(
     request: Request,
     body: DailyPlayRequest | None = None,
 ) -> DailyPlay:
-    """Deal today's deal: the first attempt (counted if played unassisted), the same attempt
-    again while it is unfinished, or a practice replay after it. 409 ``replaces_counted``
-    when it would replace the other table's counted attempt, unless ``replace_counted``."""
+    """Deal the player's date's deal (``day``, the UTC date by default): the first attempt
+    (counted if played unassisted), the same attempt again while it is unfinished, or a
+    practice replay after it. 404 for a date no time zone has reached, 409 ``day_closed``
+    once every one has left it; 409 ``replaces_counted`` when it would replace the other
+    table's counted attempt, unless ``replace_counted``."""
     replace_counted = body is not None and body.replace_counted
+    day = None if body is None else body.day
     return service.play(
-        store, runtime, player, table, clock(request), replace_counted=replace_counted
+        store, runtime, player, table, clock(request), day=day, replace_counted=replace_counted
     )
 
 

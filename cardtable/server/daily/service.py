@@ -2,33 +2,35 @@
 settled, streaks and display names. The routes (`routes`) parse and answer; the tables are
 `store`'s.
 
-One deal per UTC day and point table, the same for everyone: its seed is drawn once and kept
-in `daily_deals`. `play` deals it as an ordinary Poker Squares game (played with the usual
-move routes); the player's first attempt of the day is their entry, any later one is a
-practice replay. An entry is settled as soon as its deal is finished (`settle`, run after the
-finishing move's answer, `records.when_finished`; and again whenever the player reads the
-daily, for an entry a stopped process left open): counted if the deal was finished
-unassisted, and on the board if the player id was created before the day began, unless its
-total is implausible given its own placements (`fairplay`): then it is held for review, off
-the board. While an entry is unfinished and unassisted it is a counted attempt
-(`counted_attempt`): a new Poker Squares deal asks before replacing it. Retention keeps the
-game of an entry not yet settled (`Store.prune`), and an entry whose game cannot be read back
-is held too, never ranked unchecked.
+One deal per calendar date and point table, the same for everyone: its seed is drawn once
+and kept in `daily_deals`. A player plays the date of their own time zone, so a date is open
+while some time zone is on it (`days`: 50 hours, from UTC+14's midnight to UTC-12's). `play`
+deals it as an ordinary Poker Squares game (played with the usual move routes); the
+player's first attempt of the date is their entry, any later one is a practice replay. An
+entry is settled as soon as its deal is finished (`settle`, run after the finishing move's
+answer, `records.when_finished`; and again whenever the player reads the daily, for an entry
+a stopped process left open): counted if the deal was finished unassisted, and on the board
+if the player id was created before the first time zone reached the date
+(`days.opens_at`), unless its total is implausible given its own placements (`fairplay`):
+then it is held for review, off the board. While an entry is unfinished and unassisted it
+is a counted attempt (`counted_attempt`): a new Poker Squares deal asks before replacing
+it. Retention keeps the game of an entry not yet settled (`Store.prune`), and an entry
+whose game cannot be read back is held too, never ranked unchecked.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
-from cardtable.poker_squares import ENGINE
+from cardtable.poker_squares import ENGINE, hands
 from cardtable.poker_squares.game import Game
 from cardtable.server.core import retention
 from cardtable.server.core.errors import ApiError, damaged, not_found
 from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.store import GameRecord, Store
-from cardtable.server.daily import fairplay, names
+from cardtable.server.daily import days, fairplay, names
 from cardtable.server.daily.models import (
     DailyBar,
     DailyBoard,
@@ -37,6 +39,7 @@ from cardtable.server.daily.models import (
     DailyMe,
     DailyPlay,
     DailyRow,
+    DailyUpcoming,
     DisplayName,
     PointTable,
     Provisional,
@@ -51,15 +54,6 @@ TABLES: tuple[PointTable, ...] = ("american", "british")
 TARGET = "normal"
 PREVIOUS_DAYS = 30
 SETTLE_BATCH = 100
-
-
-# -- days ----------------------------------------------------------------------------------
-def day_of(moment: datetime) -> str:
-    return moment.astimezone(UTC).date().isoformat()
-
-
-def day_start(day: str) -> datetime:
-    return datetime.combine(date.fromisoformat(day), time(), tzinfo=UTC)
 
 
 # -- settling ------------------------------------------------------------------------------
@@ -110,7 +104,18 @@ def _settle(store: Store, player: str, entry: Entry) -> None:
     if not first.practice and _implausible(game):
         daily.hold(player, entry, settled)
         return
+    if _after_close(entry.day, first.finished_at):
+        # Finished once the date had ended everywhere (its seed was public by then): it
+        # counts for the streak, but the board closed as it stood.
+        entry = replace(entry, eligible=False)
     daily.close(player, entry, settled)
+
+
+def _after_close(day: str, finished_at: str) -> bool:
+    try:
+        return datetime.fromisoformat(finished_at) >= days.closes_at(day)
+    except ValueError:
+        return False
 
 
 records.when_finished(KIND, "daily", settle)
@@ -145,10 +150,10 @@ def _implausible(game: Game) -> bool:
     return fairplay.judge(game.table, game.cards, game.placements).held
 
 
-def streak(days: list[str], today: str) -> Streak:
-    """Consecutive days with a counted daily: the run ending today (or yesterday, while
-    today's is still to play) and the longest."""
-    ordered = sorted({date.fromisoformat(d) for d in days})
+def streak(counted: list[str], today: str) -> Streak:
+    """Consecutive dates with a counted daily (the player's own dates): the run ending on
+    ``today`` (or the date before, while today's is still to play) and the longest."""
+    ordered = sorted({date.fromisoformat(d) for d in counted})
     best = run = 0
     previous: date | None = None
     for d in ordered:
@@ -159,6 +164,14 @@ def streak(days: list[str], today: str) -> Streak:
     if ordered and (date.fromisoformat(today) - ordered[-1]).days <= 1:
         current = run
     return Streak(current=current, best=best)
+
+
+def line_scores(table: str, lines: list[str | None] | None) -> list[int | None] | None:
+    """Each line's points at ``table``, from its hand (the share box's table shows them)."""
+    if lines is None:
+        return None
+    points = hands.TABLES[table]
+    return [None if h is None else points[hands.Hand[h.upper()]] for h in lines]
 
 
 def me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
@@ -188,6 +201,7 @@ def me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
         game_id=entry.game_id,
         total=entry.total,
         lines=entry.lines,
+        line_scores=line_scores(entry.variant, entry.lines),
         eligible=entry.eligible,
         ranked=entry.ranked,
         rank=rank,
@@ -201,35 +215,41 @@ def me(daily: DailyStore, entry: Entry | None) -> DailyMe | None:
 def day_answer(
     store: Store, player: str, table: PointTable, day: str | None, now: datetime
 ) -> DailyDay:
-    """The day's deal at ``table`` (today's when ``day`` is None): the player's entry, rank
-    and streak, the top 100, the histogram of every ranked total and the earlier days."""
-    today = day_of(now)
-    day = today if day is None else day
-    try:
-        start = day_start(day)
-    except ValueError:  # a date the calendar does not have, such as 2030-02-30
-        raise not_found("day") from None
-    if day > today:
+    """The date ``day``'s deal at ``table`` (the UTC date when None; the page asks for its own
+    date): the player's entry, rank and streak, the top 100, the histogram of every ranked
+    total and the earlier days. 404 for a date no time zone has reached yet."""
+    day = days.day_of(now) if day is None else day
+    start = days.opens_at(day)  # 404 for a date the calendar does not have
+    if day > days.newest(now):
         raise not_found("day")
+    is_open = days.is_open(day, now)
     settle(store, player)
     settle_day(store, day, table)
     daily_store = DailyStore(store)
-    # Today's deal is drawn (and committed) by the first request of the day; a past day's
-    # seed and salt are public, since nobody can play it for the board any more.
-    deal = daily_store.deal(day, table) if day == today else daily_store.stored(day, table)
+    # An open date's deal is drawn (and committed) by its first request; the next date's is
+    # drawn with it, so its commitment is out before the first time zone reaches it. A closed
+    # date's seed and salt are public, since nobody can play it for the board any more.
+    deal = daily_store.deal(day, table) if is_open else daily_store.stored(day, table)
+    upcoming = daily_store.deal(days.after(days.newest(now)), table)
     fair = None if deal is None else deal.fair
-    end = start + timedelta(days=1)
+    end = days.closes_at(day)
     counts = daily_store.counts(day, table)
+    # The streak runs to the date asked for while it is open (the page's own date), else to
+    # the oldest date still open somewhere.
+    reference = day if is_open else days.oldest(now)
     return DailyDay(
         day=day,
         table=table,
-        today=day == today,
+        today=is_open,
         starts_at=start.isoformat(),
         ends_at=end.isoformat(),
-        seconds_left=max(0, int((end - now).total_seconds())) if day == today else 0,
+        seconds_left=max(0, int((end - now).total_seconds())) if is_open else 0,
         fairness=None
         if fair is None
-        else DailyFairness(**replace(fair, withheld=day == today).public(over=True)),
+        else DailyFairness(**replace(fair, withheld=is_open).public(over=True)),
+        upcoming=None
+        if upcoming.commitment is None
+        else DailyUpcoming(day=upcoming.day, commitment=upcoming.commitment),
         me=me(daily_store, daily_store.entry(player, day, table)),
         board=DailyBoard(
             players=sum(n for _, n in counts),
@@ -239,9 +259,9 @@ def day_answer(
             ],
             histogram=[DailyBar(total=t, players=n) for t, n in counts],
         ),
-        streak=streak(daily_store.counted_days(player), today),
+        streak=streak(daily_store.counted_days(player), reference),
         display_name=daily_store.name(player),
-        previous_days=daily_store.days(table, today, PREVIOUS_DAYS),
+        previous_days=daily_store.days(table, reference, PREVIOUS_DAYS),
     )
 
 
@@ -252,13 +272,21 @@ def play(
     table: PointTable,
     now: datetime,
     *,
+    day: str | None = None,
     replace_counted: bool,
 ) -> DailyPlay:
-    """Deal today's deal: the first attempt (counted if played unassisted), the same attempt
-    again while it is unfinished, or a practice replay after it. A new deal replaces the
-    player's unfinished one: when that is a counted attempt (the other table's daily), 409
-    ``replaces_counted`` unless ``replace_counted``."""
-    today = day_of(now)
+    """Deal the date ``day``'s deal (the UTC date when None; the page sends its own date):
+    the first attempt (counted if played unassisted), the same attempt again while it is
+    unfinished, or a practice replay after it. 404 for a date no time zone has reached,
+    409 ``day_closed`` for one every time zone has left (its board is closed). A new deal
+    replaces the player's unfinished one: when that is a counted attempt (the other table's
+    daily), 409 ``replaces_counted`` unless ``replace_counted``."""
+    today = days.day_of(now) if day is None else day
+    opens = days.opens_at(today)
+    if today > days.newest(now):
+        raise not_found("day")
+    if not days.is_open(today, now):
+        raise ApiError(409, "day_closed", f"the board of {today} has closed")
     daily_store = DailyStore(store)
     deal = daily_store.deal(today, table)
     settle(store, player)
@@ -268,7 +296,9 @@ def play(
         if record is not None and record.current and not record.finished:
             return DailyPlay(day=today, counted=True, eligible=entry.eligible, game=render(record))
     records.replacing(store, player, KIND, confirmed=replace_counted)
-    eligible = entry is None and _created_before(store, player, day_start(today))
+    # On the board only for an id made before the first time zone reached the date: a
+    # throwaway id made after it may have seen the cards.
+    eligible = entry is None and _created_before(store, player, opens)
     first = entry is None and daily_store.claim(player, today, table, eligible)
     options: dict[str, Any] = {"table": table, "target": TARGET, "replay": not first}
     if deal.fair is not None:  # withheld: the game's view never shows the day's seed

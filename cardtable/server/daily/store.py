@@ -9,8 +9,9 @@ An entry is the player's first attempt of the day at that table. It starts ``ope
 settled once its game is over (`settle`, run when the player next reads anything daily or
 their statistics): ``counted`` when the deal was finished unassisted, ``practice`` when it
 used a hint or undo, ``lost`` when the game was replaced by another deal before it ended.
-A counted entry is ``ranked`` (on the board) when its player id was created before the day
-began (UTC); ranking adds one to `daily_scores` for its total in the same transaction.
+A counted entry is ``ranked`` (on the board) when its player id was created before the first
+time zone reached the date (`days.opens_at`); ranking adds one to `daily_scores` for its total
+in the same transaction.
 """
 
 from __future__ import annotations
@@ -18,13 +19,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, get_args
 
 from cardtable.fairness import Fair
+from cardtable.server.core import retention
+from cardtable.server.core.runtime import Runtime
 from cardtable.server.core.store import StoreError
 from cardtable.server.core.store.base import JSON
 from cardtable.server.core.store.sql import now
 from cardtable.server.core.store.tables import FeatureTables
+from cardtable.server.daily import days
+from cardtable.server.games.public import PointTable
 
 BOARD = 100
 
@@ -307,6 +313,14 @@ class DailyStore(FeatureTables):
                 }
                 for e in self.history(player, 100_000)
             ],
+            "daily_archive": [
+                {"day": r[0], "table": r[1], "best": r[2], "plays": int(r[3])}
+                for r in self._rows(
+                    "SELECT day, variant, best, plays FROM daily_practice WHERE player = ? "
+                    "ORDER BY day, variant",
+                    (player,),
+                )
+            ],
         }
 
     def delete_player(self, player: str) -> None:
@@ -324,4 +338,20 @@ class DailyStore(FeatureTables):
                     (day, variant, total),
                 )
             self._exec(tx, "DELETE FROM daily_entries WHERE player = ?", (player,))
+            self._exec(tx, "DELETE FROM daily_practice WHERE player = ?", (player,))
             self._exec(tx, "DELETE FROM player_names WHERE player = ?", (player,))
+
+
+def draw_upcoming(runtime: Runtime, now: float) -> int:
+    """The retention sweep's upkeep for the daily deal (it deletes nothing): the deals of the
+    date no time zone has reached yet are drawn and committed, so each date's commitment is
+    out about a day before UTC+14 reaches it even when nobody reads the daily then
+    (docs/daily.md, "Your own midnight"). Drawing twice changes nothing (`DailyStore.deal`)."""
+    day = days.after(days.newest(datetime.fromtimestamp(now, UTC)))
+    daily = DailyStore(runtime.store)
+    for table in get_args(PointTable):
+        daily.deal(day, table)
+    return 0
+
+
+retention.expires("daily upcoming deals", draw_upcoming)

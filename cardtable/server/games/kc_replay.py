@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
@@ -36,7 +35,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from cardtable import kings_corner as kc
-from cardtable.kings_corner.cpu import choose_move
+from cardtable.kings_corner.cpu import strong
 from cardtable.kings_corner.replay import RoundNotOver, replay_round
 from cardtable.server.core.admission import Admission, overloaded
 from cardtable.server.core.errors import ApiError, damaged, wrong_phase
@@ -137,12 +136,13 @@ class KCReplay(Response):
 
 # -- the engine's work -----------------------------------------------------------------------
 def play_out(state: kc.State) -> kc.State:
-    """The rest of the round from ``state``, the strong computer in every seat."""
-    rng = random.Random(0)  # unused by the strong player; the interface wants one
+    """The rest of the round from ``state``, the strong computer's one-turn search in every
+    seat (`strong.choose`: the strong level without its sampled replies, issue 46; a
+    play-out runs it for every turn left, so it keeps a replay's cost as it was)."""
     for _ in range(PLAYOUT_MOVES):
         if state.is_over:
             break
-        state = kc.play(state, choose_move(kc.view(state, state.to_play), "strong", rng))
+        state = kc.play(state, strong.choose(kc.view(state, state.to_play)))
     return state
 
 

@@ -68,6 +68,10 @@ ADVANCES = MOVES.labels(game="kings_corner_online", by="computer")
 computer when its grace ran out, a turn timer)."""
 
 
+class Counted(Protocol):
+    def inc(self) -> None: ...
+
+
 class Tables(Protocol):
     """What the driver needs of `tables.OnlineTables`."""
 
@@ -78,7 +82,7 @@ class Tables(Protocol):
     @property
     def runtime(self) -> Runtime: ...
     def advance(self, key: str, now: float) -> bool: ...
-    def save(self, record: RoomRecord, room: Room) -> RoomRecord: ...
+    def save(self, record: RoomRecord, room: Any) -> RoomRecord: ...
     def presence_upkeep(self, now: float) -> None: ...
 
 
@@ -106,6 +110,8 @@ class Driver:
         """The cap on this process's advances (module docstring)."""
         self.held = 0
         """Due tables that waited for the cap or a search slot (a count, for tests)."""
+        self.advances: Counted | None = ADVANCES
+        """Counts the advances saved (None: the tables count their own, pstables)."""
 
     def wake(self, at: float | None) -> None:
         """A deadline at ``at`` was just saved here: look again by then. Any thread."""
@@ -185,8 +191,8 @@ class Driver:
                     if stepped is None:
                         self.held += 1
                         retry = now + SLOT_RETRY if retry is None else retry
-                    elif stepped:
-                        ADVANCES.inc()
+                    elif stepped and self.advances is not None:
+                        self.advances.inc()
                 except Exception:
                     self._failed(store, table, now)
                 else:

@@ -30,6 +30,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -65,6 +66,10 @@ class _Closed(Exception):
         self.reason = reason
         self.message = message
         """Sent before closing, when there is one."""
+
+
+Refusal = _Closed
+"""The live channel's refusal (a close code and its reason), for the Poker Squares tables'."""
 
 
 def _refused(standing: str) -> _Closed:
@@ -292,16 +297,27 @@ class Connection:
 @router.websocket("/{token}/live")
 async def live(ws: WebSocket, token: str) -> None:
     online: OnlineTables = ws.app.state.online
+    async with live_slot(ws, online, token) as slot:
+        if slot is not None:
+            await _serve(ws, online, token, slot)
+
+
+@contextlib.asynccontextmanager
+async def live_slot(ws: WebSocket, online: OnlineTables, token: str) -> AsyncIterator[Slot | None]:
+    """A new live connection to the table of ``token`` counted against the caps while the
+    block runs (its slot: no table when the token is malformed); None, and refused before
+    the upgrade, when the page is another site's."""
     if not same_site(ws, online.settings.live_origins):
         # Before the upgrade: uvicorn answers HTTP 403 and nothing more is read.
         await ws.close()
+        yield None
         return
     valid = codes.TOKEN.fullmatch(token) is not None
     evict = ws.scope.get("extensions", {}).get(EVICT)
     slot = online.sockets.open(request_key(ws), codes.table_key(token) if valid else None, evict)
     LIVE_OPEN.inc()
     try:
-        await _serve(ws, online, token, slot)
+        yield slot
     finally:
         LIVE_OPEN.dec()
         online.sockets.close(slot)
@@ -312,40 +328,59 @@ async def _serve(ws: WebSocket, online: OnlineTables, token: str, slot: Slot) ->
     conn = Connection(ws, online, token, slot) if slot.table is not None else None
     present = False
     try:
-        if conn is None:
-            raise _Closed(NO_TABLE, "no such table")
-        version = await conn.hello()
-        record = await run_in_threadpool(service.load, online, conn.key)
-        if record is None:
-            raise _Closed(NO_TABLE, "no such table")
-        room = load_room(record)
-        conn.seated = bool(room.seats_of(conn.player))
-        if version is not None and not room.had(version):
-            version = None  # a version the table never had: the table alone, no events
-        online.sockets.said_hello(slot, conn.player, seated=conn.seated)
-        if slot.kicked is not None:  # while its hello was checked: no presence for it
-            raise slot.kicked
-        with online.guard.guard(conn.cred, conn.refuse):
-            await run_in_threadpool(_arrive, online, conn)
-            present = True
-            await conn.push(version)
-            tasks = [
-                asyncio.create_task(conn.listen()),
-                asyncio.create_task(conn.follow()),
-                asyncio.create_task(forward(online.hub.reactions, conn.key, conn.cred, conn.send)),
-                asyncio.create_task(conn.until_refused()),
-                asyncio.create_task(slot.until_kicked()),
-            ]
-            try:
-                done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                for task in tasks:
-                    task.cancel()
-                for task in tasks:
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await task
-            for task in done:
-                task.result()
+        async with ending(ws):
+            if conn is None:
+                raise _Closed(NO_TABLE, "no such table")
+            version = await conn.hello()
+            record = await run_in_threadpool(service.load, online, conn.key)
+            if record is None:
+                raise _Closed(NO_TABLE, "no such table")
+            room = load_room(record)
+            conn.seated = bool(room.seats_of(conn.player))
+            if version is not None and not room.had(version):
+                version = None  # a version the table never had: the table alone, no events
+            online.sockets.said_hello(slot, conn.player, seated=conn.seated)
+            if slot.kicked is not None:  # while its hello was checked: no presence for it
+                raise slot.kicked
+            with online.guard.guard(conn.cred, conn.refuse):
+                await run_in_threadpool(_arrive, online, conn)
+                present = True
+                await conn.push(version)
+                await until_first(
+                    conn.listen(),
+                    conn.follow(),
+                    forward(online.hub.reactions, conn.key, conn.cred, conn.send),
+                    conn.until_refused(),
+                    slot.until_kicked(),
+                )
+    finally:
+        if present and conn is not None:
+            await run_in_threadpool(
+                service.depart, online, conn.id, conn.key, conn.player, seated=conn.seated
+            )
+
+
+async def until_first(*work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` until the first piece ends, cancel the rest, and raise what ended it."""
+    tasks = [asyncio.create_task(w) for w in work]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+    for task in done:
+        task.result()
+
+
+@contextlib.asynccontextmanager
+async def ending(ws: WebSocket) -> AsyncIterator[None]:
+    """How a live connection ends: a refusal (`_Closed`, a cap's `Full`) closes it with its
+    code and reason (counted), a device gone ends it quietly, a store failure closes 1011."""
+    try:
+        yield
     except _Closed as exc:
         evict = ws.scope.get("extensions", {}).get(EVICT)
         if exc.code == POLICY and evict is not None:
@@ -374,11 +409,6 @@ async def _serve(ws: WebSocket, online: OnlineTables, token: str, slot: Slot) ->
         log.exception("live: a table view did not validate")
         with contextlib.suppress(Exception):
             await ws.close(1011, "internal")
-    finally:
-        if present and conn is not None:
-            await run_in_threadpool(
-                service.depart, online, conn.id, conn.key, conn.player, seated=conn.seated
-            )
 
 
 def _arrive(online: OnlineTables, conn: Connection) -> None:

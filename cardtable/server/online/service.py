@@ -46,8 +46,8 @@ from cardtable.server.online.models import (
 )
 from cardtable.server.online.render import Rendered, device_view
 from cardtable.server.online.room import Config, Refused, Room
-from cardtable.server.online.store import RoomRecord, TooManyTables
-from cardtable.server.online.tables import OnlineTables, load_room
+from cardtable.server.online.store import OnlineStore, RoomRecord, TooManyTables
+from cardtable.server.online.tables import OnlineTables, Present, load_room
 
 log = logging.getLogger("cardtable.server.online")
 STATUS = {
@@ -66,7 +66,12 @@ RoomDeal = Callable[[Room, str, int, float, str | None], Room]
 
 
 def refused(exc: Refused) -> ApiError:
-    return ApiError(STATUS.get(exc.code, 409), exc.code, exc.message)
+    return refused_code(exc.code, exc.message)
+
+
+def refused_code(code: str, message: str) -> ApiError:
+    """A refused change's error, with its HTTP status (`STATUS`; 409 for any other)."""
+    return ApiError(STATUS.get(code, 409), code, message)
 
 
 def too_many_tables(most: int | None, lobby_hours: float) -> ApiError:
@@ -85,6 +90,11 @@ def _key(token: str) -> str:
     if not codes.TOKEN.fullmatch(token):
         raise not_found("table")
     return codes.table_key(token)
+
+
+token_key = _key
+"""The store's key of a token (404 ``not_found`` for a malformed one): the Poker Squares
+tables' too."""
 
 
 def _record(tables: OnlineTables, token: str) -> RoomRecord:
@@ -324,6 +334,12 @@ def _config(body: NewTable, timer: float | None, settings: OnlineSettings) -> Co
 def find_code(tables: OnlineTables, code: str, address: str) -> CodeFound:
     """The token of the open table with this room code (rate-limited per address, per code,
     per process and for the whole site)."""
+    return CodeFound(token=code_token(tables, tables.store, code, address))
+
+
+def code_token(tables: OnlineTables, store: OnlineStore, code: str, address: str) -> str:
+    """The token of the open table of ``store`` (these tables' or the Poker Squares
+    tables') with this room code, under ``tables``' lookup limits (404 ``not_found``)."""
     runtime = tables.runtime
     runtime.limit(tables.lookup_limit, address)
     normal = codes.normal_code(code)
@@ -332,27 +348,37 @@ def find_code(tables: OnlineTables, code: str, address: str) -> CodeFound:
     runtime.limit(tables.table_limit, "code:" + normal)
     runtime.limit(tables.lookups_limit, "all")
     runtime.site_limit(SITE_LOOKUPS, datetime.now(UTC))
-    key = tables.store.by_code(normal, time.time())
+    key = store.by_code(normal, time.time())
     if key is None:
         raise not_found("table")
     # The row's key is the token's hash; the token itself stays in the state while the code
     # leads to it (docs/online.md "Words").
-    record = tables.store.load(key)
+    record = store.load(key)
     token = None if record is None else record.state.get("invite")
     if not isinstance(token, str):
         raise not_found("table")
-    return CodeFound(token=token)
+    return token
 
 
 def invite_qr(tables: OnlineTables, token: str, origin: str, address: str) -> bytes:
     """The invite link ``<origin>/kings-corner-online.html#<token>`` as a QR code (SVG),
     rate-limited per client address."""
     tables.runtime.limit(tables.qr_limit, address)
+    check_origin(origin)
+    _record(tables, token)
+    return qr_svg(f"{origin}{PAGE}#{token}")
+
+
+def check_origin(origin: str) -> None:
+    """422 unless ``origin`` is a page's origin (``http(s)://host[:port]``)."""
     if not ORIGIN.fullmatch(origin):
         raise invalid("origin: the page's origin, such as https://example.org")
-    _record(tables, token)
+
+
+def qr_svg(link: str) -> bytes:
+    """``link`` as a QR code (SVG), as every invite shows it."""
     buffer = io.BytesIO()
-    segno.make(f"{origin}{PAGE}#{token}", error="m").save(
+    segno.make(link, error="m").save(
         buffer, kind="svg", xmldecl=False, scale=4, title="Invite link"
     )
     return buffer.getvalue()
@@ -404,10 +430,10 @@ async def replay_round(tables: OnlineTables, token: str, number: int, player: st
 
 
 # -- presence of the live connections ----------------------------------------------------------
-def arrive(tables: OnlineTables, connection: str, key: str, player: str, *, seated: bool) -> bool:
-    """A live connection to table ``key`` said hello: its presence row, then its device's
-    seats are connected, or the spectator count follows. False (and no presence) when the
-    table has too many spectators already."""
+def arrive(tables: Present, connection: str, key: str, player: str, *, seated: bool) -> bool:
+    """A live connection to table ``key`` (these tables' or the Poker Squares tables') said
+    hello: its presence row, then its device's seats are connected, or the spectator count
+    follows. False (and no presence) when the table has too many spectators already."""
     now = time.time()
     store = tables.store
     store.present(connection, key, player, seated=seated, process=tables.process, at=now)
@@ -424,12 +450,12 @@ def arrive(tables: OnlineTables, connection: str, key: str, player: str, *, seat
     return True
 
 
-def reseat(tables: OnlineTables, connection: str, *, seated: bool) -> None:
+def reseat(tables: Present, connection: str, *, seated: bool) -> None:
     """The presence row of ``connection`` now counts (or no longer counts) as a seat's."""
     tables.store.reseat(connection, seated=seated)
 
 
-def reseated(tables: OnlineTables, key: str, player: str, *, seated: bool, now: float) -> None:
+def reseated(tables: Present, key: str, player: str, *, seated: bool, now: float) -> None:
     """After `reseat`: a device that took a seat is connected there; the spectator count
     follows either way."""
     if seated:
@@ -438,7 +464,7 @@ def reseated(tables: OnlineTables, key: str, player: str, *, seated: bool, now: 
     tables.change(key, lambda room: room.with_spectators(count))
 
 
-def depart(tables: OnlineTables, connection: str, key: str, player: str, *, seated: bool) -> None:
+def depart(tables: Present, connection: str, key: str, player: str, *, seated: bool) -> None:
     """A live connection to table ``key`` closed: its presence row goes, and its seats' grace
     period starts when it was the device's last one (`OnlineTables.left`)."""
     tables.live.discard(connection)

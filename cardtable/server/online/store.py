@@ -89,6 +89,12 @@ class Gone:
 
 class OnlineStore(FeatureTables):
     what = "online tables"
+    rows = "online_tables"
+    presence_rows = "online_presence"
+    """The tables this store keeps (the Poker Squares tables' store, pstables/store.py, keeps
+    rows of the same shape in tables of its own)."""
+    seen_version = "t.version"
+    """A row's version as devices see it (`versions`), in SQL over the row ``t``."""
 
     # -- tables --------------------------------------------------------------------------
     def create(
@@ -117,7 +123,7 @@ class OnlineStore(FeatureTables):
                             self._exec(tx, "SELECT pg_advisory_xact_lock(hashtext(?))", (creator,))
                         count = self._exec(
                             tx,
-                            "SELECT COUNT(*) FROM online_tables WHERE creator = ? "
+                            f"SELECT COUNT(*) FROM {self.rows} WHERE creator = ? "
                             "AND stage IN (?, ?)",
                             (creator, LOBBY, PLAY),
                         ).fetchone()
@@ -126,22 +132,22 @@ class OnlineStore(FeatureTables):
                     # Codes of tables whose code time is over go first, so they can be drawn.
                     self._exec(
                         tx,
-                        "UPDATE online_tables SET code = NULL "
+                        f"UPDATE {self.rows} SET code = NULL "
                         "WHERE code IS NOT NULL AND code_until < ?",
                         (at,),
                     )
                     taken = self._exec(
-                        tx, "SELECT 1 FROM online_tables WHERE code = ?", (code,)
+                        tx, f"SELECT 1 FROM {self.rows} WHERE code = ?", (code,)
                     ).fetchone()
                     if taken:
                         continue
                     self._exec(
                         tx,
-                        "INSERT INTO online_tables (id, code, code_until, version, state, due_at, "
+                        f"INSERT INTO {self.rows} (id, code, code_until, version, state, due_at, "
                         "created_at, updated_at, creator, stage, saved_at) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (key, code, code_until, 1, _dump(state), due_at, now(), now(), creator,
-                         stage_of(state, keep_code=True), at),
+                         self.stage_of(state, keep_code=True), at),
                     )  # fmt: skip
                     if then is not None:
                         then(tx)
@@ -150,12 +156,16 @@ class OnlineStore(FeatureTables):
                 raise
             except Exception:
                 # Another process drew the same code at the same moment (unique index).
-                if not self._rows("SELECT 1 FROM online_tables WHERE code = ?", (code,)):
+                if not self._rows(f"SELECT 1 FROM {self.rows} WHERE code = ?", (code,)):
                     raise
         raise StoreError("no free room code")  # pragma: no cover - see CODE_ATTEMPTS
 
+    def stage_of(self, state: JSON, *, keep_code: bool) -> str:
+        """The stage a row saved with ``state`` is at (`stage_of`)."""
+        return stage_of(state, keep_code=keep_code)
+
     def load(self, key: str) -> RoomRecord | None:
-        rows = self._rows("SELECT id, code, version, state FROM online_tables WHERE id = ?", (key,))
+        rows = self._rows(f"SELECT id, code, version, state FROM {self.rows} WHERE id = ?", (key,))
         if not rows:
             return None
         r = rows[0]
@@ -163,7 +173,7 @@ class OnlineStore(FeatureTables):
 
     def by_code(self, code: str, at: float) -> str | None:
         rows = self._rows(
-            "SELECT id FROM online_tables WHERE code = ? AND code_until >= ?", (code, at)
+            f"SELECT id FROM {self.rows} WHERE code = ? AND code_until >= ?", (code, at)
         )
         return rows[0][0] if rows else None
 
@@ -183,11 +193,11 @@ class OnlineStore(FeatureTables):
         with self.sql.transaction() as tx:
             changed = self._exec(
                 tx,
-                "UPDATE online_tables SET state = ?, version = ?, due_at = ?, updated_at = ?, "
+                f"UPDATE {self.rows} SET state = ?, version = ?, due_at = ?, updated_at = ?, "
                 "failures = 0, code = CASE WHEN ? = 1 THEN code ELSE NULL END, stage = ?, "
                 "saved_at = ? WHERE id = ? AND version = ?",
                 (_dump(state), version, due_at, now(), int(keep_code),
-                 stage_of(state, keep_code=keep_code), time.time(), record.key,
+                 self.stage_of(state, keep_code=keep_code), time.time(), record.key,
                  record.version),
             ).rowcount  # fmt: skip
             if changed != 1:
@@ -199,7 +209,7 @@ class OnlineStore(FeatureTables):
     def due(self, at: float, limit: int) -> list[Due]:
         """Tables whose next deadline has come, earliest first."""
         rows = self._rows(
-            "SELECT id, version FROM online_tables WHERE due_at <= ? ORDER BY due_at LIMIT ?",
+            f"SELECT id, version FROM {self.rows} WHERE due_at <= ? ORDER BY due_at LIMIT ?",
             (at, limit),
         )
         return [Due(r[0], int(r[1])) for r in rows]
@@ -215,7 +225,7 @@ class OnlineStore(FeatureTables):
         with self.sql.transaction() as tx:
             row = self._exec(
                 tx,
-                "SELECT failures FROM online_tables WHERE id = ? AND version = ?",
+                f"SELECT failures FROM {self.rows} WHERE id = ? AND version = ?",
                 (due.key, due.version),
             ).fetchone()
             if row is None:
@@ -224,14 +234,14 @@ class OnlineStore(FeatureTables):
             due_at = at + min(most, first * 2 ** min(failures, 32))
             changed = self._exec(
                 tx,
-                "UPDATE online_tables SET due_at = ?, failures = ? "
+                f"UPDATE {self.rows} SET due_at = ?, failures = ? "
                 "WHERE id = ? AND version = ? AND failures = ?",
                 (due_at, failures + 1, due.key, due.version, failures),
             ).rowcount
         return (due_at, failures + 1) if changed == 1 else None
 
     def next_due(self) -> float | None:
-        rows = self._rows("SELECT MIN(due_at) FROM online_tables WHERE due_at IS NOT NULL")
+        rows = self._rows(f"SELECT MIN(due_at) FROM {self.rows} WHERE due_at IS NOT NULL")
         return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     def versions(self, keys: Iterable[str]) -> dict[str, int]:
@@ -241,7 +251,10 @@ class OnlineStore(FeatureTables):
         for i in range(0, len(keys), 500):
             chunk = keys[i : i + 500]
             marks = ", ".join("?" * len(chunk))
-            rows = self._rows(f"SELECT id, version FROM online_tables WHERE id IN ({marks})", chunk)
+            rows = self._rows(
+                f"SELECT t.id, {self.seen_version} FROM {self.rows} t WHERE t.id IN ({marks})",
+                chunk,
+            )
             out.update((r[0], int(r[1])) for r in rows)
         return out
 
@@ -251,10 +264,10 @@ class OnlineStore(FeatureTables):
         with self.sql.transaction() as tx:
             rows = self._exec(
                 tx,
-                "SELECT id FROM online_tables WHERE creator = ? AND stage = ? "
+                f"SELECT id FROM {self.rows} WHERE creator = ? AND stage = ? "
                 "ORDER BY saved_at DESC, id LIMIT -1 OFFSET ?"
                 if self.sql.dialect == "sqlite"
-                else "SELECT id FROM online_tables WHERE creator = ? AND stage = ? "
+                else f"SELECT id FROM {self.rows} WHERE creator = ? AND stage = ? "
                 "ORDER BY saved_at DESC, id OFFSET ?",
                 (creator, OVER, keep),
             ).fetchall()
@@ -271,9 +284,9 @@ class OnlineStore(FeatureTables):
         with self.sql.transaction() as tx:
             rows = self._exec(
                 tx,
-                "SELECT id FROM online_tables WHERE stage = ? AND created_at < ? "
-                "UNION SELECT id FROM online_tables WHERE stage = ? AND saved_at < ? "
-                "UNION SELECT id FROM online_tables WHERE saved_at < ? LIMIT ?",
+                f"SELECT id FROM {self.rows} WHERE stage = ? AND created_at < ? "
+                f"UNION SELECT id FROM {self.rows} WHERE stage = ? AND saved_at < ? "
+                f"UNION SELECT id FROM {self.rows} WHERE saved_at < ? LIMIT ?",
                 (LOBBY, lobby_before, OVER, finished_before, idle_before, limit),
             ).fetchall()
             self._delete(tx, [r[0] for r in rows])
@@ -283,9 +296,9 @@ class OnlineStore(FeatureTables):
         for i in range(0, len(keys), 500):
             chunk = keys[i : i + 500]
             marks = ", ".join("?" * len(chunk))
-            self._exec(tx, f"DELETE FROM online_presence WHERE table_id IN ({marks})", chunk)
+            self._exec(tx, f"DELETE FROM {self.presence_rows} WHERE table_id IN ({marks})", chunk)
             self._exec(tx, f"DELETE FROM online_seats WHERE table_id IN ({marks})", chunk)
-            self._exec(tx, f"DELETE FROM online_tables WHERE id IN ({marks})", chunk)
+            self._exec(tx, f"DELETE FROM {self.rows} WHERE id IN ({marks})", chunk)
 
     # -- the seats index ("Your tables", mine.py) ------------------------------------------
     def seat_rows(self, tx: Tx, key: str) -> dict[str, SeatRow]:
@@ -335,7 +348,7 @@ class OnlineStore(FeatureTables):
         with self.sql.transaction() as tx:
             self._exec(
                 tx,
-                "INSERT INTO online_presence (connection, table_id, player, seated, process, "
+                f"INSERT INTO {self.presence_rows} (connection, table_id, player, seated, process, "
                 "seen_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (connection, table, player, int(seated), process, at),
             )
@@ -344,13 +357,13 @@ class OnlineStore(FeatureTables):
         with self.sql.transaction() as tx:
             self._exec(
                 tx,
-                "UPDATE online_presence SET seated = ? WHERE connection = ?",
+                f"UPDATE {self.presence_rows} SET seated = ? WHERE connection = ?",
                 (int(seated), connection),
             )
 
     def absent(self, connection: str) -> None:
         with self.sql.transaction() as tx:
-            self._exec(tx, "DELETE FROM online_presence WHERE connection = ?", (connection,))
+            self._exec(tx, f"DELETE FROM {self.presence_rows} WHERE connection = ?", (connection,))
 
     def refresh(self, connections: Sequence[str], at: float) -> None:
         """Mark this process's open connections as seen at ``at``."""
@@ -360,14 +373,14 @@ class OnlineStore(FeatureTables):
             with self.sql.transaction() as tx:
                 self._exec(
                     tx,
-                    f"UPDATE online_presence SET seen_at = ? WHERE connection IN ({marks})",
+                    f"UPDATE {self.presence_rows} SET seen_at = ? WHERE connection IN ({marks})",
                     (at, *chunk),
                 )
 
     def connections(self, table: str, player: str, fresh: float) -> int:
         """Open connections of ``player``'s device to ``table`` seen since ``fresh``."""
         rows = self._rows(
-            "SELECT COUNT(*) FROM online_presence WHERE table_id = ? AND player = ? "
+            f"SELECT COUNT(*) FROM {self.presence_rows} WHERE table_id = ? AND player = ? "
             "AND seen_at >= ?",
             (table, player, fresh),
         )
@@ -375,7 +388,7 @@ class OnlineStore(FeatureTables):
 
     def spectators(self, table: str, fresh: float) -> int:
         rows = self._rows(
-            "SELECT COUNT(*) FROM online_presence WHERE table_id = ? AND seated = 0 "
+            f"SELECT COUNT(*) FROM {self.presence_rows} WHERE table_id = ? AND seated = 0 "
             "AND seen_at >= ?",
             (table, fresh),
         )
@@ -386,11 +399,11 @@ class OnlineStore(FeatureTables):
         with self.sql.transaction() as tx:
             rows = self._exec(
                 tx,
-                "SELECT table_id, player, seated FROM online_presence WHERE seen_at < ?",
+                f"SELECT table_id, player, seated FROM {self.presence_rows} WHERE seen_at < ?",
                 (before,),
             ).fetchall()
             if rows:
-                self._exec(tx, "DELETE FROM online_presence WHERE seen_at < ?", (before,))
+                self._exec(tx, f"DELETE FROM {self.presence_rows} WHERE seen_at < ?", (before,))
         return [Gone(r[0], r[1], bool(r[2])) for r in rows]
 
 
@@ -400,11 +413,12 @@ EXPIRE_BATCHES = 20
 on)."""
 
 
-def expire_tables(runtime: Runtime, now: float) -> int:
+def expire_tables(runtime: Runtime, now: float, kind: type[OnlineStore] | None = None) -> int:
     """The retention sweep's part for online tables (`OnlineSettings.lobby_hours`,
-    `finished_hours`, `idle_hours`): the tables deleted."""
+    `finished_hours`, `idle_hours`): the tables deleted. ``kind``: the store of other tables
+    kept the same way (the Poker Squares tables')."""
     s = runtime.settings.online
-    tables = OnlineStore(runtime.store)
+    tables = (kind or OnlineStore)(runtime.store)
     total = 0
     for _ in range(EXPIRE_BATCHES):
         gone = tables.expire(
@@ -440,3 +454,8 @@ def _load(text: Any) -> JSON:
     except (TypeError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+load_state = _load
+"""A row's state from its JSON text (`{}` when it does not parse): the Poker Squares tables'
+store reads its rows with it."""

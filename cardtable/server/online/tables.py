@@ -18,8 +18,8 @@ import logging
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from fastapi.concurrency import run_in_threadpool
 
@@ -39,6 +39,7 @@ from cardtable.server.online.room import Refused, Room, RoomError
 from cardtable.server.online.store import OnlineStore, RoomRecord
 
 if TYPE_CHECKING:
+    from cardtable.server.core.online_config import OnlineSettings
     from cardtable.server.core.runtime import Runtime
     from cardtable.server.core.settings import Settings
 
@@ -123,6 +124,11 @@ class OnlineTables:
             self.guard.run(),
         ]
         self._tasks = [asyncio.create_task(w) for w in work]
+
+    def beside(self, *work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` with this process's background work, until `stop` (the Poker
+        Squares tables' driver and poll)."""
+        self._tasks += [asyncio.create_task(w) for w in work]
 
     async def stop(self) -> None:
         """Stop the background work (live connections end with the server)."""
@@ -296,20 +302,49 @@ class OnlineTables:
     def left(self, key: str, player: str, seated: bool, now: float) -> None:
         """A connection of ``player`` to table ``key`` is gone: grace starts when it was the
         device's last one; the spectator count follows."""
-        store = self.store
-        if seated:
-            if store.connections(key, player, self.fresh_after(now)) == 0:
-                self.change(key, lambda room: room.disconnected(player, now))
-        else:
-            count = store.spectators(key, self.fresh_after(now))
-            self.change(key, lambda room: room.with_spectators(count))
+        left(self, key, player, seated, now)
 
     def presence_upkeep(self, now: float) -> None:
         """Refresh this process's presence rows; sweep those no process refreshes."""
-        store = self.store
-        store.refresh(sorted(self.live), now)
-        for gone in store.sweep(self.fresh_after(now)):
-            self.left(gone.table, gone.player, gone.seated, now)
+        presence_upkeep(self, now)
+
+
+class Present(Protocol):
+    """Tables whose live connections keep presence rows (these and the Poker Squares
+    tables'): their rooms have ``disconnected(player, now)`` and ``with_spectators(n)``."""
+
+    @property
+    def store(self) -> OnlineStore: ...
+    @property
+    def live(self) -> set[str]: ...
+    @property
+    def settings(self) -> OnlineSettings: ...
+    @property
+    def process(self) -> str: ...
+    def fresh_after(self, now: float) -> float: ...
+    def change(self, key: str, change: Callable[[Any], Any]) -> object: ...
+    def left(self, key: str, player: str, seated: bool, now: float) -> None: ...
+
+
+def left(tables: Present, key: str, player: str, seated: bool, now: float) -> None:
+    """A connection of ``player`` to table ``key`` is gone: grace starts when it was the
+    device's last one; the spectator count follows."""
+    store = tables.store
+    if seated:
+        if store.connections(key, player, tables.fresh_after(now)) == 0:
+            tables.change(key, lambda room: room.disconnected(player, now))
+    else:
+        count = store.spectators(key, tables.fresh_after(now))
+        tables.change(key, lambda room: room.with_spectators(count))
+
+
+def presence_upkeep(tables: Present, now: float) -> None:
+    """Refresh this process's presence rows of ``tables``; sweep those no process refreshes
+    (their process stopped: the devices are gone)."""
+    store = tables.store
+    store.refresh(sorted(tables.live), now)
+    for gone in store.sweep(tables.fresh_after(now)):
+        left(tables, gone.table, gone.player, gone.seated, now)
 
 
 _DECODED = 512

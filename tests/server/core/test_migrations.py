@@ -67,6 +67,10 @@ TABLES = (
     "rating_history",
     "rated_matches",
     "rating_leavers",
+    "ps_tables",
+    "ps_placements",
+    "ps_presence",
+    "daily_practice",
 )
 KINDS = ("poker-squares", "kings-corner")
 LATEST = m.MIGRATIONS[-1].version

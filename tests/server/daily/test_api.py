@@ -91,8 +91,10 @@ def test_first_attempt_counts_and_later_ones_are_practice(
     assert day["board"]["top"] == [{"rank": 1, "name": None, "total": me["total"], "mine": True}]
     assert day["board"]["histogram"] == [{"total": me["total"], "players": 1}]
     assert day["streak"] == {"current": 1, "best": 1}
-    assert day["today"] and day["seconds_left"] == 12 * 3600
-    assert day["starts_at"].startswith("2030-01-01T00:00:00")
+    # Open from UTC+14's midnight to UTC-12's (docs/daily.md, "Your own midnight").
+    assert day["today"] and day["seconds_left"] == 24 * 3600
+    assert day["starts_at"].startswith("2029-12-31T10:00:00")
+    assert day["ends_at"].startswith("2030-01-02T12:00:00")
 
     # A second attempt is practice from its first card, and never counted.
     replay = start(api)
@@ -109,7 +111,7 @@ def test_first_attempt_counts_and_later_ones_are_practice(
 
 @pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_a_hint_makes_the_attempt_practice(app: FastAPI, api: Api, clock: Clock) -> None:
-    created_at(app, api, DAY1 - timedelta(days=1))
+    created_at(app, api, DAY1 - timedelta(days=2))
     game = start(api, "british")["game"]
     game = api.ps(game, "hint")["game"]
     finish(api, game)
@@ -171,14 +173,15 @@ def test_a_practice_or_finished_attempt_is_replaced_without_asking(
 
 @pytest.mark.untraced  # its lines are covered by traced tests (docs/checks.md)
 def test_day_boundary_and_new_ids(app: FastAPI, api: Api, other: Api, clock: Clock) -> None:
-    # `api` existed before the day; `other` was created during it: counted, not ranked.
-    created_at(app, api, DAY1 - timedelta(days=1))
-    created_at(app, other, DAY1 - timedelta(hours=2))
+    # `api` existed before the day reached any time zone; `other` was created after UTC+14
+    # reached it (but before it reached the next date): counted, not ranked.
+    created_at(app, api, DAY1 - timedelta(days=2))
+    created_at(app, other, DAY1 - timedelta(hours=3))
     clock.at = datetime(2030, 1, 1, 23, 59, 59, tzinfo=UTC)
     a = finish(api, start(api)["game"])
     b = finish(other, start(other)["game"])
     mine = board(other)
-    assert mine["seconds_left"] == 1
+    assert mine["seconds_left"] == 12 * 3600 + 1  # UTC-12 is still on the date
     assert mine["me"]["status"] == "counted" and not mine["me"]["eligible"]
     assert not mine["me"]["ranked"] and mine["me"]["rank"] is None
     assert mine["board"]["players"] == 1 and not mine["board"]["top"][0]["mine"]
@@ -187,7 +190,7 @@ def test_day_boundary_and_new_ids(app: FastAPI, api: Api, other: Api, clock: Clo
     clock.at = datetime(2030, 1, 2, 0, 0, 0, tzinfo=UTC)  # midnight UTC: a new day
     day2 = board(other)
     assert day2["day"] == "2030-01-02" and day2["me"] is None
-    assert day2["previous_days"] == ["2030-01-01"] and day2["seconds_left"] == 86400
+    assert day2["previous_days"] == ["2030-01-01"] and day2["seconds_left"] == 36 * 3600
     assert day2["streak"] == {"current": 1, "best": 1}  # yesterday's still counts
     second = start(other)
     assert second["counted"] and second["day"] == "2030-01-02"
@@ -197,12 +200,16 @@ def test_day_boundary_and_new_ids(app: FastAPI, api: Api, other: Api, clock: Clo
     assert day2["me"]["ranked"]  # created before this day began
     assert day2["streak"] == {"current": 2, "best": 2}
     old = board(api, day="2030-01-01")
+    assert old["today"] and old["seconds_left"] == 12 * 3600  # still open in UTC-12
+    clock.at = datetime(2030, 1, 2, 12, 0, 0, tzinfo=UTC)  # ended everywhere: closed
+    old = board(api, day="2030-01-01")
     assert not old["today"] and old["seconds_left"] == 0
     assert old["me"]["total"] == a["view"]["total"] and old["me"]["rank"] == 1
 
 
 def test_bad_days(api: Api, clock: Clock) -> None:
-    assert api.get("/api/daily/american?day=2030-01-02", status=404)["code"] == "not_found"
+    # Tomorrow (UTC) is reached in UTC+14 already; the day after is not reached anywhere.
+    assert api.get("/api/daily/american?day=2030-01-03", status=404)["code"] == "not_found"
     assert api.get("/api/daily/american?day=2030-13-01", status=404)
     assert api.get("/api/daily/american?day=2029-02-29", status=404)
     assert api.get("/api/daily/american?day=yesterday", status=422)
@@ -214,7 +221,7 @@ def test_two_players_finish_at_the_same_moment(app: FastAPI, client: Any, clock:
     players = [Api.new_player(client) for _ in range(2)]
     games = []
     for p in players:
-        created_at(app, p, DAY1 - timedelta(days=1))
+        created_at(app, p, DAY1 - timedelta(days=2))
         games.append(finish(p, start(p)["game"], 24))
     barrier = threading.Barrier(2)
     out: list[Any] = [None, None]
@@ -244,7 +251,7 @@ def test_two_players_finish_at_the_same_moment(app: FastAPI, client: Any, clock:
 
 
 def test_display_name(app: FastAPI, api: Api, clock: Clock) -> None:
-    created_at(app, api, DAY1 - timedelta(days=1))
+    created_at(app, api, DAY1 - timedelta(days=2))
     name = "/api/daily/me/name"
     assert api.call("PUT", name, {"name": " ＡＢＣ "}) == {"name": "ABC"}
     finish(api, start(api)["game"])

@@ -110,7 +110,7 @@ def test_alone_on_an_empty_board(app: FastAPI, api: Api, clock: Clock) -> None:
 def test_no_provisional_rank_for_ranked_practice_or_open_entries(
     app: FastAPI, api: Api, other: Api, clock: Clock
 ) -> None:
-    created_at(app, api, DAY1 - timedelta(days=1))  # an older player: really ranked
+    created_at(app, api, DAY1 - timedelta(days=2))  # an older player: really ranked
     first = start(api)
     assert first["counted"] and first["eligible"]
     part = finish(api, first["game"], 4)

@@ -22,18 +22,17 @@ from tests.web.a11y import check_screen
 from tests.web.conftest import ConsoleGuard, NewPage
 from tests.web.helpers import cell, place_by_api, wait_held, wait_placed
 
-EMOJI = set("⬛⬜🟦🟩🟨🟧🟥🟪💎👑")
-
 
 def old_player(app: FastAPI, url: str) -> str:
-    """A player id created yesterday (so today's daily ranks it), for a page to use."""
+    """A player id created two days ago (before any time zone reached today's date, so
+    today's daily ranks it), for a page to use."""
     player_id = str(httpx.post(f"{url}/api/players", timeout=30).json()["player_id"])
     store = app.state.runtime.store
     assert isinstance(store, SqlStore)
     with store.transaction() as tx:
         tx.execute(
             store._sql("UPDATE players SET created_at = ? WHERE id = ?"),
-            ((datetime.now(UTC) - timedelta(days=1)).isoformat(), player_key(player_id)),
+            ((datetime.now(UTC) - timedelta(days=2)).isoformat(), player_key(player_id)),
         )
     return player_id
 
@@ -88,9 +87,10 @@ def test_daily_deal_rank_share_and_practice(
     expect(page.locator("#share-status")).to_have_text("Copied, with the link.")
     shared = page.evaluate("navigator.clipboard.readText()")
     assert shared == page.locator("#share-text").text_content()
-    title, rows, cols, total, link = shared.split("\n")
+    title, rows, _cols, legend, total, link = shared.split("\n")
     assert title.startswith("cardtable daily ") and total.startswith("Total ")
-    assert len(rows) == len(cols) == 5 and set(rows + cols) <= EMOJI  # no card named
+    # A mark per line and the legend; what they say: tests/web/daily/test_share_texts.py.
+    assert rows.startswith("Rows, top to bottom: ") and legend.startswith("⓪\u00a0nothing")
     assert link == f"{live_url}/daily.html?table=american"
     page.screenshot(path=str(screenshot_dir / "daily-en-desktop.png"), full_page=True)
     check_screen(page, "daily (en, desktop, ranked)", phone=False)
@@ -141,7 +141,7 @@ def test_play_waits_for_the_table_chosen(new_page: NewPage, live_url: str) -> No
     def hold(route: Route) -> None:
         held.append(route)
 
-    page.route("**/api/daily/british", hold)
+    page.route("**/api/daily/british?day=*", hold)
     page.goto("/daily.html?table=american")
     expect(page.locator("#play-btn")).to_be_enabled()
     page.locator("input[name=daily-table][value=british]").check()
@@ -385,7 +385,7 @@ def test_share_sheet_with_the_link_and_the_sealed_deal(
     link = f"{live_url}/daily.html?table=british"
     assert len(shared) == 1 and shared[0]["url"] == link
     assert page.locator("#share-text").text_content() == f"{shared[0]['text']}\n{link}"
-    assert link not in shared[0]["text"] and len(shared[0]["text"].split("\n")) == 4
+    assert link not in shared[0]["text"] and len(shared[0]["text"].split("\n")) == 5
 
     # The fairness line in words: the start of the commitment, the whole of it on request,
     # and how to check it on the verify page.
@@ -588,6 +588,7 @@ def test_first_on_an_empty_board_claims_no_rank(
     me = player_api(live_url, player, "GET", "/api/daily/american")["me"]
     assert me["provisional"]["players"] == 0 and me["provisional"]["rank"] == 1
     page = new_page(phone=phone, locale=LOCALE[lang], init_script=as_player(player))
+    page.clock.set_fixed_time(datetime.now(UTC) - timedelta(days=1))  # the page's own date too
     page.goto("/daily.html")
     text = page.locator("#result-text")
     expect(text).to_contain_text(str(me["total"]))
@@ -602,18 +603,37 @@ def test_first_on_an_empty_board_claims_no_rank(
     check_screen(page, f"daily, alone on the board ({lang})", phone=phone)
 
 
+EVENING = datetime(2030, 1, 1, 20, 0, tzinfo=UTC)
+"""05:00 on 2 January in Tokyo, 15:00 on 1 January in New York."""
+
+
+@pytest.fixture
+def evening(live_app: FastAPI) -> Iterator[None]:
+    """The daily's clock at `EVENING` (each test's page is set to the same moment)."""
+    live_app.state.daily_clock = lambda: EVENING
+    yield
+    live_app.state.daily_clock = None
+
+
 @pytest.mark.parametrize(("lang", "phone"), [("ja", True), ("en", False)])
-def test_the_next_deal_is_given_in_the_players_own_time(
-    new_page: NewPage, lang: str, phone: bool
+def test_the_next_deal_comes_at_the_players_own_midnight(
+    new_page: NewPage, evening: None, lang: str, phone: bool
 ) -> None:
-    """In Tokyo the daily resets at 9:00 local time: the page says so (and that it is midnight
-    UTC), instead of asking the player to convert from UTC."""
-    page = new_page(phone=phone, locale=LOCALE[lang], timezone_id="Asia/Tokyo")
-    page.goto("/daily.html")
-    intro = page.locator("#daily-intro")
-    expect(intro).to_contain_text("9:00" if lang == "ja" else "9:00 AM")
-    expect(intro).to_contain_text("UTC\u00a00:00" if lang == "ja" else "00:00\u00a0UTC")
-    text = intro.text_content() or ""
-    # The time and its zone stay on one line.
-    assert re.search(r"9:00(\u00a0AM)?\u00a0\S", text), text
-    check_screen(page, f"daily intro in Tokyo ({lang})", phone=phone)
+    """At one moment a page in Tokyo is on 2 January and one in New York on 1 January: each
+    shows its own date's deal, and the countdown runs to its own midnight (docs/daily.md,
+    "Your own midnight")."""
+    days = {}
+    for zone, date, left in (("Asia/Tokyo", 2, "19:00:00"), ("America/New_York", 1, "09:00:00")):
+        page = new_page(phone=phone, locale=LOCALE[lang], timezone_id=zone, fresh=True)
+        page.clock.set_fixed_time(EVENING)
+        with page.expect_response(lambda r: "/api/daily/american?day=" in r.url) as asked:
+            page.goto("/daily.html")
+        days[zone] = asked.value.json()["day"]
+        expect(page.locator("#countdown")).to_have_text(left)
+        title = f"Jan {date}, 2030" if lang == "en" else f"2030/01/0{date}"
+        expect(page.locator("#today-title")).to_contain_text(title)
+        expect(page.locator("#daily-intro")).to_contain_text(
+            "midnight, your time" if lang == "en" else "あなたの地域の午前0時"
+        )
+        check_screen(page, f"daily at its own midnight ({zone}, {lang})", phone=phone)
+    assert days == {"Asia/Tokyo": "2030-01-02", "America/New_York": "2030-01-01"}

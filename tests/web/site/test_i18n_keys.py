@@ -21,7 +21,20 @@ PLURAL_FORMS = {"en": {"one", "other"}, "ja": {"other"}}
 Message = str | dict[str, str]
 
 
-BUNDLES = ("review", "daily", "stats", "data", "fairness", "devices", "online", "quick", "rating")
+BUNDLES = (
+    "review",
+    "daily",
+    "stats",
+    "data",
+    "fairness",
+    "devices",
+    "online",
+    "quick",
+    "rating",
+    "share",
+    "pstable",
+    "archive",
+)
 """A page's own strings, assets/i18n/<name>.<lang>.json, merged by i18n.js `addBundle`."""
 
 

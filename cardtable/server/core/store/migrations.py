@@ -512,6 +512,71 @@ MIGRATIONS: tuple[Migration, ...] = (
                 PRIMARY KEY (table_key, match_no, seat))""",
         ),
     ),
+    # Poker Squares tables (docs/ps-tables.md; cardtable/server/pstables/): one row per table
+    # shaped like an online table's (the same store code keeps both), one row per placement
+    # (``hint``: NULL for the player's own, else why the hint placed it: 'timer' or 'away'),
+    # so players placing the same card never write the same row, and one presence row per
+    # open live connection.
+    Migration(
+        16,
+        "poker squares tables, placements and presence",
+        steps=(
+            """CREATE TABLE ps_tables (
+                id TEXT PRIMARY KEY,
+                code TEXT,
+                code_until DOUBLE PRECISION,
+                version INTEGER NOT NULL,
+                state TEXT NOT NULL,
+                due_at DOUBLE PRECISION,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                failures INTEGER NOT NULL DEFAULT 0,
+                creator TEXT,
+                stage TEXT NOT NULL DEFAULT 'lobby',
+                saved_at DOUBLE PRECISION NOT NULL DEFAULT 0)""",
+            "CREATE UNIQUE INDEX ps_tables_code ON ps_tables (code) WHERE code IS NOT NULL",
+            "CREATE INDEX ps_tables_due ON ps_tables (due_at) WHERE due_at IS NOT NULL",
+            "CREATE INDEX ps_tables_by_creator ON ps_tables (creator, stage, saved_at)",
+            "CREATE INDEX ps_tables_by_stage ON ps_tables (stage, saved_at)",
+            """CREATE TABLE ps_placements (
+                table_id TEXT NOT NULL,
+                deal INTEGER NOT NULL,
+                seat INTEGER NOT NULL,
+                card INTEGER NOT NULL,
+                cell INTEGER NOT NULL,
+                hint TEXT,
+                at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (table_id, deal, seat, card))""",
+            "CREATE UNIQUE INDEX ps_placements_cell ON ps_placements (table_id, deal, seat, cell)",
+            """CREATE TABLE ps_presence (
+                connection TEXT PRIMARY KEY,
+                table_id TEXT NOT NULL,
+                player TEXT NOT NULL,
+                seated INTEGER NOT NULL,
+                process TEXT NOT NULL,
+                seen_at DOUBLE PRECISION NOT NULL)""",
+            "CREATE INDEX ps_presence_by_table ON ps_presence (table_id, player)",
+            "CREATE INDEX ps_presence_by_age ON ps_presence (seen_at)",
+        ),
+    ),
+    # The daily archive (docs/daily.md, "The archive"): a player's practice on a past date,
+    # one row per player, table and date: the deal last dealt from the archive (until its
+    # result is read) and the best total, for the calendar. Never on a board or in a streak.
+    Migration(
+        17,
+        "daily archive practice",
+        steps=(
+            """CREATE TABLE daily_practice (
+                player TEXT NOT NULL,
+                variant TEXT NOT NULL,
+                day TEXT NOT NULL,
+                game_id TEXT,
+                best INTEGER,
+                plays INTEGER NOT NULL,
+                played_at TEXT NOT NULL,
+                PRIMARY KEY (player, variant, day))""",
+        ),
+    ),
 )
 
 

@@ -9,9 +9,26 @@ import { call } from "../core/api.js";
 const enc = encodeURIComponent;
 
 export const dailyApi = {
-  day: (table, day = null) => call("GET", `/api/daily/${enc(table)}${day ? `?day=${enc(day)}` : ""}`),
-  play: (table, replaceCounted = false) =>
-    call("POST", `/api/daily/${enc(table)}/play`, { replace_counted: replaceCounted }),
+  /** The date `day`'s daily, or (null) this device's own date's (docs/daily.md, "Your own
+   * midnight"); when no time zone is on that date yet (this device's clock is ahead), the
+   * server's own (UTC) date. */
+  async day(table, day = null) {
+    const path = `/api/daily/${enc(table)}`;
+    if (day) return call("GET", `${path}?day=${enc(day)}`);
+    try {
+      return await call("GET", `${path}?day=${localDay()}`);
+    } catch (err) {
+      if (err?.code !== "not_found") throw err;
+      return call("GET", path);
+    }
+  },
+  /** Deals the date `day` (this device's own date when null). */
+  play: (table, replaceCounted = false, day = null) =>
+    call("POST", `/api/daily/${enc(table)}/play`, { replace_counted: replaceCounted, day: day || localDay() }),
+  /** The archive's calendar of `month` ("YYYY-MM"), and a past date dealt as practice. */
+  archive: (table, month) => call("GET", `/api/daily/archive/${enc(table)}?month=${enc(month)}`),
+  archivePlay: (table, day, replaceCounted = false) =>
+    call("POST", `/api/daily/${enc(table)}/archive/${enc(day)}/play`, { replace_counted: replaceCounted }),
   setName: (name) => call("PUT", "/api/daily/me/name", { name }),
   stats: () => call("GET", "/api/stats"),
   history: () => call("GET", "/api/stats/history"),
@@ -23,10 +40,17 @@ export const dailyApi = {
  * can offer the way back to the board when it ends. */
 export const DAILY_GAME_KEY = "cardtable.daily";
 
-/** Milliseconds until the next UTC midnight (the next daily deal). */
+/** This device's calendar date, "YYYY-MM-DD": the daily it plays. */
+export function localDay(now = Date.now()) {
+  const d = new Date(now);
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** Milliseconds until this device's next midnight (its next daily deal). */
 export function msToNextDay(now = Date.now()) {
   const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) - now;
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1).getTime() - now;
 }
 
 /** "HH:MM:SS" for a span of milliseconds. */

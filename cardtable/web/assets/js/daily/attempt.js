@@ -16,7 +16,7 @@
 import { dialogButton, questionDialog, whenClosed } from "../core/dialog.js";
 import { applyTranslations, currentLanguage, t } from "../core/i18n.js";
 import { getSetting, setSetting, storageGet, storageSet } from "../core/settings.js";
-import { DAILY_GAME_KEY } from "./api.js";
+import { DAILY_GAME_KEY, localDay } from "./api.js";
 
 // The line's and the dialog's styles live in daily.css, loaded here (before the screen
 // draws anything) on a page that has not loaded it.
@@ -184,7 +184,7 @@ export function askBeforeAssist(game, kind, byKey = false) {
 /** "today's daily deal (American)", or the day's when the attempt is an earlier day's. */
 export function dailyName(counted) {
   const table = t(`ps.table.${counted.table}`);
-  const today = new Date().toISOString().slice(0, 10);
+  const today = localDay(); // the player's own date (docs/daily.md, "Your own midnight")
   if (counted.day === today) return t("daily.name_today", { table });
   const day = new Date(`${counted.day}T00:00:00Z`).toLocaleDateString(currentLanguage(), {
     timeZone: "UTC",

@@ -50,9 +50,11 @@ export function addDailyEndLink(section, gameId) {
   if (!daily || daily.id !== gameId) return;
   const p = document.createElement("p");
   p.className = "daily-back";
-  p.append(
-    link("daily-back", "daily.back_to_board", `daily.html?table=${encodeURIComponent(daily.table)}`, "button primary"),
-  );
+  // An archive deal goes back to its date in the calendar, with that date's board.
+  const back = new URLSearchParams({ table: daily.table });
+  if (daily.archive) back.set("archive", daily.day);
+  const key = daily.archive ? "daily.back_to_archive" : "daily.back_to_board";
+  p.append(link("daily-back", key, `daily.html?${back}`, "button primary"));
   // Right under the total: the way back to the board is what a daily player wants next.
   const result = section.querySelector(".end-result");
   if (result) result.after(p);

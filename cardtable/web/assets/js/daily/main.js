@@ -1,11 +1,10 @@
 /**
  * The daily deal page (docs/daily.md): today's deal per point table with the countdown to
  * the next one, the player's result (rank, percentile, or for a player who joined that day
- * the provisional rank the server computed; a spoiler-free share text with the page's link,
- * through the system share sheet where there is one), streaks, the display name, and the
- * board of any recent day (top 100, an SVG histogram, the day's sealed shuffle). The deal
- * itself is played on the Poker Squares screen: "Play" deals it there (daily/attempt.js
- * marks the counted attempt).
+ * the provisional rank the server computed; its share box is daily/share-box.js), streaks,
+ * the display name, and the board of any recent day (top 100, an SVG histogram, the day's
+ * sealed shuffle). The deal itself is played on the Poker Squares screen: "Play" deals it
+ * there (daily/attempt.js marks the counted attempt).
  */
 
 import "../shell/boot.js";
@@ -16,25 +15,13 @@ import { addBundle, currentLanguage, t } from "../core/i18n.js";
 import { initPage, onLanguageChange, serialRunner } from "../core/page.js";
 import { storageGet, storageSet } from "../core/settings.js";
 import { DAILY_GAME_KEY, dailyApi, formatCountdown, msToNextDay } from "./api.js";
+import { initArchive, setArchiveTable } from "./archive.js";
 import { replacingAsked } from "./attempt.js";
+import { renderShareBox, wireShareBox } from "./share-box.js";
 
 const $ = (id) => document.getElementById(id);
 const TABLE_KEY = "cardtable.daily.table";
 const TABLES = ["american", "british"];
-
-/** One emoji per line (rows, then columns): which hand it made, never which cards. */
-const EMOJI = {
-  nothing: "⬛",
-  one_pair: "⬜",
-  two_pair: "🟦",
-  three_of_a_kind: "🟩",
-  straight: "🟨",
-  flush: "🟧",
-  full_house: "🟥",
-  four_of_a_kind: "🟪",
-  straight_flush: "💎",
-  royal_flush: "👑",
-};
 
 const state = { table: "american", day: null, data: null, busy: false, today: null };
 const run = serialRunner(state, (err) => handleError(err));
@@ -50,30 +37,6 @@ function formatDay(day) {
   return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeZone: "UTC" }).format(
     new Date(Date.UTC(y, m - 1, d)),
   );
-}
-
-/** The daily page's link for the table shown (what a share carries). */
-function pageLink(data) {
-  return new URL(`daily.html?table=${encodeURIComponent(data.table)}`, window.location.href).href;
-}
-
-/** The share text of the player's result on the day shown, its last line the page's link. */
-function shareText(data) {
-  const me = data.me;
-  const lines = me.lines || [];
-  const row = (from) =>
-    lines
-      .slice(from, from + 5)
-      .map((h) => EMOJI[h] || "▫️")
-      .join("");
-  const parts = [
-    t("daily.share_title", { day: data.day, table: t(`ps.table.${data.table}`) }),
-    row(0),
-    row(5),
-    t(me.status === "practice" ? "daily.share_total_practice" : "daily.share_total", { n: me.total }),
-    pageLink(data),
-  ];
-  return parts.join("\n");
 }
 
 // --- drawing --------------------------------------------------------------------------------
@@ -100,15 +63,6 @@ function renderToday(data) {
   $("today-title").textContent = t("daily.today_title", { day: formatDay(today?.day || data.day) });
 }
 
-/** The time of the next deal on this device's clock ("9:00 GMT+9"), the space before its
- * zone unbreakable. */
-export function localResetTime(now = Date.now()) {
-  const next = new Date(now + msToNextDay(now));
-  return next
-    .toLocaleTimeString(currentLanguage(), { hour: "numeric", minute: "2-digit", timeZoneName: "short" })
-    .replace(/ /g, "\u00a0");
-}
-
 function resultText(me) {
   if (me.status === "open") return t("daily.result_open");
   if (me.status === "lost") return t("daily.result_lost");
@@ -128,7 +82,7 @@ function renderResult(data) {
   const box = $("result");
   box.hidden = !me;
   if (!me) return;
-  $("result-title").textContent = data.today
+  $("result-title").textContent = isToday(data)
     ? t("daily.your_result")
     : t("daily.your_result_on", { day: formatDay(data.day) });
   $("result-text").textContent = resultText(me);
@@ -140,10 +94,7 @@ function renderResult(data) {
   } else if (me.status === "practice") note = t("daily.practice_note");
   else if (me.status === "review") note = t("daily.review_note");
   $("result-note").textContent = note;
-  const sharable = (me.status === "counted" || me.status === "practice") && me.total !== null;
-  $("share-box").hidden = !sharable;
-  if (sharable) $("share-text").textContent = shareText(data);
-  $("share-btn").textContent = t(canShare() ? "daily.share_sheet" : "daily.share");
+  renderShareBox(data);
 }
 
 function renderStreak(data) {
@@ -163,7 +114,7 @@ function renderBoard(data) {
       return o;
     }),
   );
-  select.value = data.today ? "" : data.day;
+  select.value = isToday(data) ? "" : data.day;
   const board = data.board;
   $("board-summary").textContent = t("daily.players_n", { n: board.players });
   const mine = data.me?.ranked ? data.me.total : null;
@@ -251,12 +202,14 @@ function renderFairness(data) {
   box.replaceChildren(line, details);
 }
 
-/** The introduction, with the next deal's time in the player's own time zone. */
+/** The introduction: a new deal at the player's own midnight. */
 function renderIntro() {
-  // On UTC already, the local time is the UTC one: said once.
-  const utc = new Date().getTimezoneOffset() === 0;
-  $("daily-intro").textContent = utc ? t("daily.intro_utc") : t("daily.intro", { time: localResetTime() });
+  $("daily-intro").textContent = t("daily.intro");
 }
+
+/** The answer is for this device's own date (the page's "today"; the server's `today` says
+ * only that some time zone is still on the date). */
+const isToday = (data) => data.day === state.today?.day;
 
 function render() {
   renderIntro();
@@ -286,7 +239,7 @@ async function load() {
   $("play-btn").disabled = true;
   try {
     const data = await dailyApi.day(table, day);
-    const today = data.today ? data : state.today || (await dailyApi.day(table));
+    const today = day === null ? data : state.today || (await dailyApi.day(table));
     if (seq !== loads) return;
     state.today = today;
     state.data = data;
@@ -300,7 +253,7 @@ async function load() {
 function play() {
   run(async () => {
     // The other table's counted attempt, unfinished, is replaced only once the player says so.
-    const answer = await replacingAsked((replace) => dailyApi.play(state.table, replace));
+    const answer = await replacingAsked((replace) => dailyApi.play(state.table, replace, state.today?.day));
     if (!answer) return;
     // What the Poker Squares screen needs to mark the counted attempt (daily/attempt.js).
     storageSet(
@@ -317,43 +270,6 @@ function play() {
   });
 }
 
-/** The system share sheet, where the browser has one that takes text. */
-function canShare() {
-  return typeof navigator.share === "function";
-}
-
-/** Shares the result: the system share sheet (its text and the page's link) where there is
- * one, else a copy of the text with the link; the status line says which happened. */
-async function shareResult() {
-  const full = $("share-text").textContent;
-  const status = $("share-status");
-  status.textContent = "";
-  if (canShare()) {
-    const url = pageLink(state.data);
-    const text = full.endsWith(`\n${url}`) ? full.slice(0, -url.length - 1) : full;
-    try {
-      await navigator.share({ text, url });
-      status.textContent = t("daily.shared");
-      return;
-    } catch (err) {
-      if (err?.name === "AbortError") return; // the player closed the sheet
-      // No sheet after all (not allowed here): copy instead.
-    }
-  }
-  try {
-    await navigator.clipboard.writeText(full);
-    status.textContent = t("daily.copied");
-  } catch {
-    // No clipboard access: select the text so the player can copy it themselves.
-    const range = document.createRange();
-    range.selectNodeContents($("share-text"));
-    const sel = window.getSelection();
-    sel.removeAllRanges();
-    sel.addRange(range);
-    status.textContent = t("daily.copy_yourself");
-  }
-}
-
 function saveName(ev) {
   ev.preventDefault();
   const value = $("name-input").value.trim();
@@ -366,7 +282,7 @@ function saveName(ev) {
       announce($("name-status").textContent);
       const data = await dailyApi.day(state.table, state.day);
       state.data = data;
-      if (data.today) state.today = data;
+      if (state.day === null) state.today = data;
       render();
     } catch (err) {
       if (err.code !== "invalid_request" && err.code !== "invalid_name") throw err;
@@ -385,10 +301,11 @@ function wire() {
       storageSet(TABLE_KEY, state.table);
       state.today = null;
       load();
+      setArchiveTable(state.table);
     });
   }
   $("play-btn").addEventListener("click", play);
-  $("share-btn").addEventListener("click", shareResult);
+  wireShareBox();
   $("name-form").addEventListener("submit", saveName);
   $("day-select").addEventListener("change", (ev) => {
     state.day = ev.target.value || null;
@@ -401,7 +318,7 @@ function wire() {
     const left = msToNextDay();
     renderCountdown();
     if (left > last) {
-      // Midnight UTC passed: a new day, a new deal.
+      // This device's midnight passed: its new date, a new deal.
       state.day = null;
       state.today = null;
       load();
@@ -418,3 +335,4 @@ wire();
 renderCountdown();
 await load();
 performance.mark("daily-ready");
+await initArchive(document.querySelector(".daily-layout"), state.table);

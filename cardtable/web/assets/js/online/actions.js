@@ -24,6 +24,7 @@ import { seatName, sentences } from "../kings-corner/text.js";
 import { onlineApi } from "./api.js";
 import { adopt, gone, refresh } from "./change.js";
 import { decorateSeat, render, turnText } from "./draw.js";
+import { copyLink as copyInvite } from "./lobby-parts.js";
 import { addSeatOptions } from "./seat-options.js";
 import { hasOptions, mine, myTurn, NAME_KEY, page, slideMs, state } from "./state.js";
 
@@ -229,15 +230,8 @@ export async function shareLink() {
   }
 }
 
-export async function copyLink(input) {
-  try {
-    await navigator.clipboard.writeText(input.value);
-    say(t("kco.copied"));
-    announce(t("kco.copied"));
-  } catch {
-    input.select();
-    announce(t("kco.copy_failed"));
-  }
+export function copyLink(input) {
+  return copyInvite(input, say);
 }
 
 // --- the host's options on an absent seat ------------------------------------------------

@@ -1,10 +1,12 @@
 /**
- * "Join a friend's table" by room code, on the Kings Corner setup and on the online page
- * opened without an invite link: the code (6 characters; spaces, dashes and lower case
- * forgiven) leads to the table's token, and the page goes to the invite link.
+ * "Join a friend's table" by room code, on the Kings Corner setup, on the online page opened
+ * without an invite link and on the Poker Squares table page: the code (6 characters; spaces,
+ * dashes and lower case forgiven) leads to the table's token (a Kings Corner table, else a
+ * Poker Squares one), and the page goes to that table's invite link.
  */
 
 import { showError } from "../core/feedback.js";
+import { psTableApi, TABLE_PAGE } from "../pstable/api.js";
 import { onlineApi } from "./api.js";
 
 export const ONLINE_PAGE = "kings-corner-online.html";
@@ -15,7 +17,18 @@ export function normalCode(text) {
   return /^[2-9A-HJKMNP-Z]{6}$/.test(code) ? code : null;
 }
 
-/** Wires a form holding a code `input`: a known code opens its table. */
+/** The table of `code` and its page: a Kings Corner table, else a Poker Squares one (both
+ * kinds draw their codes from the same alphabet; a code names one open table of one kind). */
+async function findTable(code) {
+  try {
+    return { page: ONLINE_PAGE, ...(await onlineApi.findCode(code)) };
+  } catch (err) {
+    if (err.code !== "not_found") throw err;
+    return { page: TABLE_PAGE, ...(await psTableApi.findCode(code)) };
+  }
+}
+
+/** Wires a form holding a code `input`: a known code opens its table (of either game). */
 export function wireCodeForm(form, input) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -26,10 +39,10 @@ export function wireCodeForm(form, input) {
       return;
     }
     try {
-      const found = await onlineApi.findCode(code);
+      const found = await findTable(code);
       showError(null);
-      // On the online page itself the fragment's change reloads it (main.js).
-      location.assign(`${ONLINE_PAGE}#${found.token}`);
+      // On the table's own page the fragment's change reloads it (main.js).
+      location.assign(`${found.page}#${found.token}`);
     } catch (err) {
       if (err.code === "revoked") {
         showError(null); // the signed-out dialog (devices/revoked.js) says it

@@ -24,10 +24,22 @@ export const REACTION_EVENT = "kco:reaction";
  * (reconnecting), "gone" (4404), "crowded" (4409) or "revoked" (signed out: no reconnecting). `version()` is the last version the page
  * holds, sent in each hello.
  */
-export function openLive(token, { onTable, onState, version }) {
+export function openLive(token, { onTable, onState, version, api = onlineApi }) {
   // The channel: its socket, how many tries since the last table, its timers, and whether
-  // the page stopped it.
-  const ch = { token, onTable, onState, version, ws: null, attempt: 0, retryTimer: 0, pingTimer: 0, stopped: false };
+  // the page stopped it; `api` gives the channel's address and a GET of the table (the Poker
+  // Squares table page passes its own, pstable/api.js).
+  const ch = {
+    token,
+    onTable,
+    onState,
+    version,
+    api,
+    ws: null,
+    attempt: 0,
+    retryTimer: 0,
+    pingTimer: 0,
+    stopped: false,
+  };
 
   function now() {
     if (ch.stopped) return;
@@ -74,7 +86,7 @@ async function connect(ch) {
     schedule(ch, backoff(ch));
     return;
   }
-  const socket = new WebSocket(onlineApi.liveUrl(ch.token));
+  const socket = new WebSocket(ch.api.liveUrl(ch.token));
   ch.ws = socket;
   socket.addEventListener("open", () => {
     socket.send(JSON.stringify({ type: "hello", player, version: ch.version() }));
@@ -119,7 +131,7 @@ function closed(ch, socket, ev) {
   }
   if (ev.code === 4401) {
     // An unknown player id (a server that forgot it): any API call replaces it.
-    onlineApi
+    ch.api
       .get(ch.token)
       .catch(() => null)
       .finally(() => schedule(ch, backoff(ch)));

@@ -3,13 +3,15 @@
  * code, link with a copy button, QR code), the rules in force, the seats with who has joined
  * and their connection, and the host's controls (an open seat becomes a computer; Start).
  * Display names are typed by people: they only ever reach the page as `textContent`.
- * Countdowns are elements with `data-deadline` (server epoch seconds) that `tickCountdowns`
- * rewrites from the server clock.
+ * The room code and the countdowns are lobby-parts.js's, shared with the Poker Squares table.
  */
 
 import { t } from "../core/i18n.js";
 import { presetOf } from "../kings-corner/setup.js";
 import { rulesOptions, seatName } from "../kings-corner/text.js";
+import { countdown, showCode } from "./lobby-parts.js";
+
+export { tickCountdowns } from "./lobby-parts.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,29 +20,6 @@ function el(tag, className, text = null) {
   if (className) node.className = className;
   if (text !== null) node.textContent = text;
   return node;
-}
-
-/** "0:42" */
-export function clock(seconds) {
-  const s = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-/** A text that counts down to `deadline`: `key` is given the time left as `time`. */
-export function countdown(className, key, deadline, serverNow) {
-  const span = el("span", `countdown ${className}`);
-  span.dataset.deadline = String(deadline);
-  span.dataset.key = key;
-  span.textContent = t(key, { time: clock(deadline - serverNow()) });
-  return span;
-}
-
-/** Rewrites every countdown on the page. */
-export function tickCountdowns(serverNow) {
-  const now = serverNow();
-  for (const span of document.querySelectorAll("[data-deadline]")) {
-    span.textContent = t(span.dataset.key, { time: clock(Number(span.dataset.deadline) - now) });
-  }
 }
 
 /** A seat's connection in words (a person's), as a node; null for others. */
@@ -86,13 +65,6 @@ export function rulesLines(table) {
     // A turn-based table waits for no one's connection: only the turn's own time counts.
     ...(st.pace === "turn" ? [] : [t("kon.grace_line", { grace: t("kco.timer_s", { n: Math.round(st.grace) }) })]),
   ];
-}
-
-/** "K7Q M2X" for the eye; spoken letter by letter. */
-function showCode(code) {
-  const node = $("room-code-text");
-  node.textContent = `${code.slice(0, 3)} ${code.slice(3)}`;
-  node.setAttribute("aria-label", t("kco.code_spoken", { letters: code.split("").join(" ") }));
 }
 
 /** The words of an open seat's kept tools, in the page's language now. */
@@ -183,7 +155,7 @@ export function renderLobby(table, { join, makeComputer, serverNow, inviteUrl })
 
   $("invite-box").hidden = !table.code;
   if (table.code) {
-    showCode(table.code);
+    showCode($("room-code-text"), table.code);
     $("invite-link").value = inviteUrl;
   }
 
