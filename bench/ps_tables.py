@@ -13,9 +13,9 @@ Then every device, for each of the 25 cards: waits until its live channel shows 
 thinks (``--seconds`` on average: drawn from 0.5-1.5 x 2 s; the tables start over the first
 2 s, as people sit down at different moments; ``--lockstep``: every table at once and every
 think exactly 2 s, the worst burst), and places it (HTTP, ``httpx``) on a random empty cell
-of its own grid, as its live view shows it. The devices are spread over ``--clients`` client processes
-(tables dealt round-robin) that meet at barriers, so the server's memory and CPU are read
-while every client waits.
+of its own grid, as its live view shows it. The devices are spread over ``--clients`` client
+processes (tables dealt round-robin) that meet at barriers, so the server's memory and CPU
+are read while every client waits.
 
 Figures:
 
