@@ -22,9 +22,8 @@ from starlette.testclient import TestClient
 
 from cardtable.server import Settings, create_app
 from tests.server.helpers import Api
+from tests.support.fuzzing import REFUSED_BY_RULE
 from tests.support.postgres import fresh_schema
-
-ONLINE = "/api/kings-corner/online"
 
 
 class Target:
@@ -91,14 +90,7 @@ def fuzz(case: Any, world: dict[str, Any]) -> None:
                 version = _current_version(client, game_path, world["headers"])
             if version is not None:
                 case.body["version"] = version
-    # The online tables refuse some schema-valid bodies with 422 by rule (a display name that
-    # is empty after NFKC or holds a control character, "me" beyond seat 0, a turn timer the
-    # server does not offer): their API tests cover those answers. So does a push
-    # subscription whose endpoint is no known push service (a setting, not the schema), and
-    # quick play's name checks and blocks of one's own seat (tests/server/quickplay/), and the
-    # Poker Squares tables' names and QR origins (tests/server/pstables/).
-    by_rule = (ONLINE, "/api/push/subscriptions", "/api/quick-play", "/api/poker-squares/tables")
-    excluded = [positive_data_acceptance] if case.path.startswith(by_rule) else []
+    excluded = [positive_data_acceptance] if case.path.startswith(REFUSED_BY_RULE) else []
     response = case.call_and_validate(headers=headers, excluded_checks=excluded)
     assert response.status_code < 500
 
