@@ -9,7 +9,7 @@ import random
 import pytest
 
 from cardtable.kings_corner import ENGINE, Rules, State, deal, legal_moves, play, setup, view
-from cardtable.kings_corner.cpu import STRENGTHS, choose_move, strong
+from cardtable.kings_corner.cpu import STRENGTHS, choose_move, lookahead, strong
 from cardtable.kings_corner.moves import Move
 
 STANDARD = Rules.preset("standard")
@@ -19,6 +19,7 @@ def turn_line(s: State, strength: str, seed: int) -> list[str]:
     """The moves ``strength`` makes for the rest of the current turn (fresh caches)."""
     strong._line.cache_clear()
     strong._oracle_line.cache_clear()
+    lookahead._line.cache_clear()
     rng = random.Random(seed)
     seat = s.to_play
     out: list[str] = []
@@ -120,7 +121,9 @@ def test_strong_keeps_a_card_back_rather_than_open_a_slot_for_a_last_card() -> N
     after = play(play(s, "TD>SE"), "end")
     after = play(play(after, "W>SE"), "4S>W")
     assert after.is_over and after.winners == (1,)
-    assert turn_line(s, "strong", 1) == ["end"]
+    # It keeps the cards back (the one-turn search), or (issue 46's look-past player) fills
+    # the slot it opens itself, which blocks the round on equal penalties.
+    assert turn_line(s, "strong", 1) in (["end"], ["TD>SE", "W>SE", "TH>W", "end"])
     # With six cards in the opponent's hand the same board is worth playing on.
     s6 = setup(
         STANDARD,

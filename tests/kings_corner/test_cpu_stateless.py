@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cardtable.kings_corner import Rules, State, deal, legal_moves, play, setup, view
-from cardtable.kings_corner.cpu import choose_move, strong
+from cardtable.kings_corner.cpu import choose_move, lookahead, strong
 from tests.kings_corner.test_cpu_behaviour import KEEP_BACK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,6 +47,7 @@ def seat_view(s: State) -> dict[str, Any]:
 def clear_caches() -> None:
     strong._line.cache_clear()
     strong._oracle_line.cache_clear()
+    lookahead._line.cache_clear()
 
 
 def turn_in_one_process(

@@ -11,9 +11,12 @@ change it, so any process given the same view chooses the same move.
   goes out when it can.
 - ``"normal"`` (`normal`): short runs step by step: a last card that fits, Kings, plays on
   piles, obvious pile moves.
-- ``"strong"`` (`strong`, `evaluate`): searches every sequence of the turn and scores each
-  end by what it keeps and what it hands the next players; it plans from the turn start and
-  follows the plan, so every call of a turn agrees.
+- ``"strong"`` (`lookahead`, on `strong`'s search and `evaluate`): searches every sequence
+  of the turn and scores each end by what it keeps and what it hands the next players, the
+  next seat's part measured on sampled deals of the hidden cards (its reply played on each,
+  `rollout.reply`) instead of estimated; it plans from the turn start and follows the plan,
+  so every call of a turn agrees. The one-turn search alone (`strong.choose`, issue 46's
+  "today's strong") stays for the benchmarks and the review's play-outs.
 
 The reference players `greedy` and `oracle` (benchmarks only) live in `reference` and are
 not reachable through `choose_move`.
@@ -34,7 +37,7 @@ from typing import Any
 
 from cardtable.kings_corner.moves import Move
 
-from . import easy, normal, strong
+from . import easy, lookahead, normal
 
 STRENGTHS = ("easy", "normal", "strong")
 
@@ -52,7 +55,7 @@ def choose_move(view: Mapping[str, Any], strength: str, rng: random.Random) -> M
         return easy.choose(view, rng)
     if strength == "normal":
         return normal.choose(view, rng)
-    return strong.choose(view)
+    return lookahead.choose(view, lookahead.STRONG)
 
 
 __all__ = ["STRENGTHS", "choose_move"]
