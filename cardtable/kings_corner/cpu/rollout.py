@@ -33,14 +33,12 @@ from .strong import plan, stall_penalty
 Step = Callable[[Hand, Piles, bool, bool], int]
 
 
-def greedy_step(hand: Hand, piles: Piles, pm: bool, kf: bool) -> int:
-    """The greedy policy's next move code (see the module docstring)."""
+def _scan(hand: Hand, piles: Piles, pm: bool, kf: bool, careful: bool) -> tuple[int, ...]:
+    """What both policies look at: a move to make at once (a last card, a King; else -1), the
+    highest card onto a centre pile, the highest card into an empty slot (``careful``: only
+    one a card in hand can follow), the first pile shift, and the end of the turn."""
     ms = move_codes(hand, piles, pm, kf)
-    best = -1
-    best_rank = -1
-    slot = -1
-    slot_rank = -1
-    shift = -1
+    best = best_rank = slot = slot_rank = shift = -1
     for m in ms:
         if m == END_CODE:
             continue
@@ -50,53 +48,33 @@ def greedy_step(hand: Hand, piles: Piles, pm: bool, kf: bool) -> int:
             continue
         card, pile = divmod(m - PLACE_BASE, 8)
         if len(hand) == 1 or KING[card]:
-            return m
+            return m, best, slot, shift, ms[-1]
         r = RANK[card]
         if piles[pile]:
             if r > best_rank:
                 best, best_rank = m, r
-        elif r > slot_rank:
+        elif r > slot_rank and (not careful or any(RANK[c] + 1 == r for c in hand)):
             slot, slot_rank = m, r
-    if best >= 0:
-        return best
-    if slot >= 0:
-        return slot
-    if shift >= 0:
-        return shift
-    return ms[-1]  # END_CODE (or, under kings-first, cannot happen: a King was returned)
+    return -1, best, slot, shift, ms[-1]
+
+
+def greedy_step(hand: Hand, piles: Piles, pm: bool, kf: bool) -> int:
+    """The greedy policy's next move code (see the module docstring): at once, onto a pile,
+    into a slot, a shift, else the end (under kings-first a King was returned already)."""
+    for m in _scan(hand, piles, pm, kf, False):
+        if m >= 0:
+            return m
+    raise AssertionError("a turn always has its end")  # pragma: no cover
 
 
 def tails_step(hand: Hand, piles: Piles, pm: bool, kf: bool) -> int:
-    """Greedy on tails, careful with empty centre slots (see the module docstring)."""
-    ms = move_codes(hand, piles, pm, kf)
-    best = -1
-    best_rank = -1
-    slot = -1
-    slot_rank = -1
-    shift = -1
-    for m in ms:
-        if m == END_CODE:
-            continue
-        if m >= SHIFT_BASE:
-            if shift < 0:
-                shift = m
-            continue
-        card, pile = divmod(m - PLACE_BASE, 8)
-        if len(hand) == 1 or KING[card]:
+    """Greedy on tails, careful with empty centre slots (see the module docstring): at once,
+    onto a pile, a shift before a slot, else the end."""
+    now, best, slot, shift, end = _scan(hand, piles, pm, kf, True)
+    for m in (now, best, shift, slot):
+        if m >= 0:
             return m
-        r = RANK[card]
-        if piles[pile]:
-            if r > best_rank:
-                best, best_rank = m, r
-        elif r > slot_rank and any(RANK[c] + 1 == r for c in hand):
-            slot, slot_rank = m, r
-    if best >= 0:
-        return best
-    if shift >= 0:
-        return shift
-    if slot >= 0:
-        return slot
-    return ms[-1]
+    return end
 
 
 POLICIES: dict[str, Step] = {"greedy": greedy_step, "tails": tails_step}
