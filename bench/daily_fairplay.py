@@ -1,56 +1,57 @@
-"""Daily fair play: both error rates of the detector (docs/daily.md, "Fair play").
+"""Daily fair play: both error rates of the check, and what a player who reads it can reach.
 
-    python -m bench.daily_fairplay calibrate --table american --deals 1000
-    python -m bench.daily_fairplay measure --table american --deals 1000 [--players ...]
-    python -m bench.daily_fairplay play --players clairvoyant --deals 1000 --out F.npz \
-        [--calibration]
-    python -m bench.daily_fairplay judge --entries F.npz [--fits-out G.npz]
+    python -m bench.daily_fairplay play --table T --players P --deals N --out F.npz [--calibration]
+    python -m bench.daily_fairplay read --entries F.npz [...]
+    python -m bench.daily_fairplay fit --table T --clairvoyant C.npz --honest E.npz N.npz \
+        [--out M.json]
+    python -m bench.daily_fairplay judge --entries F.npz [...] [--model M.json]
+    python -m bench.daily_fairplay adaptive --table T --deals N --engine E.npz [--model M.json]
 
-Three players place the cards of a deal:
+Players (``play``; docs/daily.md, "Fair play"):
 
-- ``clairvoyant``: knows the whole order. A beam search over the known cards: every state
-  of the beam tries the card on each empty cell (one per symmetry class), the children are
-  ranked by the learned evaluator's value of the after-state, the best ``--beam`` kept; the
-  best final grid wins. It scores far above the hint engine.
-- ``engine``: the hint engine, reading the view only, at ``--budget`` (9: the in-game hint).
+- ``clairvoyant``: knows the whole order and places the cards on the best grid a local search
+  over them finds (`daily_cheaters.clairvoyant`). It scores far above the hint engine.
+- ``engine``: the hint engine, reading the view only, at ``--budget`` (0: its learned
+  evaluator alone).
 - ``noisy``: a human-like player: the hint's cell 60% of the time, else the 2nd or 3rd best
   cell by the same estimates (seeded per deal, so a run is reproducible).
 
-``calibrate`` plays on deals shuffled from seeds 1,000,001 onwards (never the measured deals)
-and prints the distribution of `fairplay.judge`'s ``z`` (mean, sd, quantiles), from which
-`fairplay.FROM_CARD` and `HOLD_Z` were chosen. ``measure`` plays
-the first N deals of ``bench/deals/ps-1000.txt`` and prints, per player, how many entries the
-detector holds at the shipped thresholds, the mean total and the CPU the detector used.
-``play`` saves the entries one player made (cards, placements, totals) to a NumPy ``.npz``
-file, on the measured deals or, with ``--calibration``, on the calibration deals; ``judge``
-reads such a file and prints what the shipped detector makes of it (the same line as
-``measure``), optionally saving every entry's per-card ``(d_k, v_k)`` so that other
-statistics can be tried without recomputing them.
-One process; no parallelism (the development machine's two cores are shared).
+``play`` saves one player's entries (cards, placements, totals; every 25 entries, so a
+stopped run keeps what it played) on the measured deals (``bench/deals/ps-1000.txt``) or, with
+``--calibration``, on deals shuffled from seeds 1,000,001 on (``--first-seed 2000001``: the
+fresh deals, for figures no choice of the model has seen). ``read`` adds each entry's
+reading (`fairplay_reading`) to its file (``F.read.npz``). ``fit`` fits the check's linear
+score on calibration readings (a logistic regression, the clairvoyant against the honest
+players) and sets its threshold at the highest ``--quantile`` of
+the honest players' scores. ``judge`` prints how many entries the check holds, with its CPU.
+``adaptive`` plays a clairvoyant who knows the check (`daily_cheaters.adaptive`) and prints
+the mean of its best passing totals beside the engine's 99th-percentile score on the same
+deals. One process; no parallelism (the development machine's two cores are shared).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
+from bench.daily_cheaters import adaptive, clairvoyant
 from cardtable.cards import DECK, Card, shuffled_deck
-from cardtable.poker_squares.game import CELLS, LINES, Game
-from cardtable.poker_squares.hands import TABLES, classify
+from cardtable.poker_squares.game import CELLS, Game
 from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, clear_cache, evaluate
 from cardtable.poker_squares.review import visible
-from cardtable.server.daily.public import fairplay
+from cardtable.server.daily.public import fairplay, fairplay_reading
 
 DEALS = Path(__file__).parent / "deals" / "ps-1000.txt"
 CALIBRATION_SEED = 1_000_001
 PLAYERS = ("clairvoyant", "engine", "noisy")
-Player = Callable[[str, Sequence[Card], int], list[int]]
+MODEL_DIR = Path(fairplay.__file__).parent / "data"
 
 
 def measured_deals(n: int) -> list[list[Card]]:
@@ -58,51 +59,8 @@ def measured_deals(n: int) -> list[list[Card]]:
     return [[Card.parse(t) for t in line.split()[1:]] for line in lines]
 
 
-def calibration_deals(n: int) -> list[list[Card]]:
-    return [shuffled_deck(random.Random(CALIBRATION_SEED + i))[:CELLS] for i in range(n)]
-
-
-def clairvoyant(table: str, cards: Sequence[Card], steps: int) -> list[int]:
-    """The best final grid a local search over the known cards finds, placed card by card.
-
-    Knowing the order, any grid of the 25 cards can be built (every card may go on any empty
-    cell), so the player searches grids: simulated annealing over swaps of two cells (each
-    swap rescored on the lines it touches), ``steps`` swaps from the order-as-dealt grid,
-    keeping the best grid seen. Card ``k`` then goes on its cell in that grid."""
-    rng = random.Random(sum(c.index << (i % 8) for i, c in enumerate(cards)))
-    points = TABLES[table]
-    memo: dict[tuple[int, ...], int] = {}
-
-    def line(grid: list[int], li: int) -> int:
-        key = tuple(sorted(grid[c] for c in LINES[li]))
-        got = memo.get(key)
-        if got is None:
-            got = memo[key] = points[classify(DECK[i] for i in key)]
-        return got
-
-    grid = [c.index for c in cards[:CELLS]]
-    scores = [line(grid, li) for li in range(10)]
-    total = sum(scores)
-    best, best_grid = total, grid[:]
-    for step in range(steps):
-        heat = 12.0 * (1 - step / steps) + 0.3
-        a, b = rng.randrange(CELLS), rng.randrange(CELLS)
-        if a == b:
-            continue
-        touched = {a // 5, b // 5, 5 + a % 5, 5 + b % 5}
-        grid[a], grid[b] = grid[b], grid[a]
-        new = {li: line(grid, li) for li in touched}
-        delta = sum(new[li] - scores[li] for li in touched)
-        if delta >= 0 or rng.random() < math.exp(delta / heat):
-            for li, v in new.items():
-                scores[li] = v
-            total += delta
-            if total > best:
-                best, best_grid = total, grid[:]
-        else:
-            grid[a], grid[b] = grid[b], grid[a]
-    cell_of = {card: cell for cell, card in enumerate(best_grid)}
-    return [cell_of[c.index] for c in cards[:CELLS]]
+def calibration_deals(n: int, first: int = CALIBRATION_SEED) -> list[list[Card]]:
+    return [shuffled_deck(random.Random(first + i))[:CELLS] for i in range(n)]
 
 
 def _estimates(game: Game, budget: int) -> list[tuple[float, int]]:
@@ -141,31 +99,18 @@ def play(
     return noisy(table, cards, args.budget, random.Random(7_000_000 + i))
 
 
-def run(
-    who: str, table: str, deals: list[list[Card]], args: argparse.Namespace
-) -> dict[str, object]:
-    zs: list[float] = []
-    totals: list[int] = []
-    held = 0
-    cpu = 0.0
-    for i, cards in enumerate(deals):
-        cells = play(who, table, cards, i, args)
-        clear_cache()  # the detector is timed cold
-        t0 = time.process_time()
-        verdict = fairplay.judge(table, cards, cells)
-        cpu += time.process_time() - t0
-        zs.append(verdict.z)
-        totals.append(verdict.total)
-        held += verdict.held
-    return {"zs": zs, "totals": totals, "held": held, "cpu": cpu}
+def _save(path: Path, **arrays: object) -> None:
+    """Write through a temporary file, so a stopped run leaves the last whole file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.stem + ".part.npz")
+    np.savez(part, **arrays)  # type: ignore[arg-type]
+    part.replace(path)
 
 
 def save_entries(
     who: str, table: str, deals: list[list[Card]], args: argparse.Namespace, out: Path
 ) -> None:
     """Play every deal as ``who`` and save the entries (cards, placements, totals)."""
-    import numpy as np
-
     cards = np.array([[c.index for c in d[:CELLS]] for d in deals], dtype=np.int16)
     cells = np.zeros((len(deals), CELLS), dtype=np.int16)
     totals = np.zeros(len(deals), dtype=np.int32)
@@ -174,130 +119,232 @@ def save_entries(
         cells[i] = play(who, table, deal, i, args)
         totals[i] = Game(table, tuple(deal[:CELLS]), tuple(int(c) for c in cells[i])).total
         if (i + 1) % 25 == 0 or i + 1 == len(deals):
-            # saved as it goes: an interrupted run keeps the entries played so far
             print(f"  {who}: {i + 1}/{len(deals)} {time.perf_counter() - t:.0f} s", flush=True)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            part = out.with_name(out.stem + ".part.npz")
             n = i + 1
-            np.savez(
-                part,
+            _save(
+                out,
                 cards=cards[:n],
                 placements=cells[:n],
                 totals=totals[:n],
                 player=who,
                 table=table,
             )
-            part.replace(out)
 
 
-def judge_entries(path: Path, fits_out: Path | None) -> dict[str, object]:
-    """The shipped detector on saved entries (and every entry's ``(d_k, v_k)`` if asked)."""
-    import numpy as np
-
+def entries(path: Path) -> tuple[str, str, list[tuple[list[Card], list[int]]]]:
     data = np.load(path)
-    table = str(data["table"])
-    zs: list[float] = []
-    totals: list[int] = []
-    held = 0
+    rows = [
+        ([DECK[int(c)] for c in cards], [int(c) for c in cells])
+        for cards, cells in zip(data["cards"], data["placements"], strict=True)
+    ]
+    return str(data["table"]), str(data["player"]), rows
+
+
+def read_path(path: Path) -> Path:
+    return path.with_name(path.stem + ".read.npz")
+
+
+def read_entries(path: Path) -> float:
+    """Save the feature vector of every entry of ``path`` (``F.read.npz``); CPU per entry."""
+    table, who, rows = entries(path)
+    feats = np.zeros((len(rows), len(fairplay.feature_names())))
     cpu = 0.0
-    ds: list[list[float]] = []
-    vs: list[list[float]] = []
-    came: list[list[float]] = []
-    pool: list[list[list[float]]] = []
-    for row, cells in zip(data["cards"], data["placements"], strict=True):
-        cards = [DECK[int(c)] for c in row]
-        placements = [int(c) for c in cells]
+    for i, (cards, cells) in enumerate(rows):
+        t0 = time.process_time()
+        feats[i] = fairplay.features(fairplay_reading.read(table, cards, cells))
+        cpu += time.process_time() - t0
+    _save(read_path(path), features=feats, player=who, table=table)
+    return cpu / max(1, len(rows))
+
+
+def _features(path: Path) -> np.ndarray:
+    rp = read_path(path)
+    if not rp.exists():
+        read_entries(path)
+    return np.asarray(np.load(rp)["features"], dtype=float)
+
+
+def logistic(a: np.ndarray, b: np.ndarray, l2: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Logistic regression of ``a`` (1) against ``b`` (0), each side weighing half, on
+    standardised features with an L2 penalty, by Newton's method: (center, scale, weights)."""
+    both = np.concatenate([a, b])
+    center = both.mean(0)
+    scale = both.std(0) + 1e-6
+    z = np.c_[(both - center) / scale, np.ones(len(both))]
+    y = np.r_[np.ones(len(a)), np.zeros(len(b))]
+    weigh = np.where(y == 1, 0.5 / len(a), 0.5 / len(b))
+    penalty = l2 * np.r_[np.ones(z.shape[1] - 1), 0.0]
+    w = np.zeros(z.shape[1])
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-(z @ w)))
+        grad = z.T @ (weigh * (p - y)) + penalty * w
+        hess = (z * (weigh * p * (1 - p))[:, None]).T @ z + np.diag(penalty)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.abs(step).max()) < 1e-10:
+            break
+    return center, scale, w[:-1]
+
+
+FOLDS = 5
+
+
+def fit(
+    table: str, clair: Path, honest: Sequence[Path], quantile: float, l2: float
+) -> fairplay.Model:
+    """`logistic`, the clairvoyant against every honest player, on all the calibration
+    entries. The threshold is the highest ``quantile`` of each honest player's scores
+    *out of fold* (each entry scored by a model fitted on the other `FOLDS` - 1 parts): scores
+    of the entries a model was fitted on sit too far from the boundary, so their quantile
+    would hold more new honest entries than it says."""
+    a = _features(clair)
+    hs = [_features(p) for p in honest]
+    center, scale, weights = logistic(a, np.concatenate(hs), l2)
+    fold = [np.arange(len(x)) % FOLDS for x in (a, *hs)]
+    out = [np.zeros(len(h)) for h in hs]
+    for f in range(FOLDS):
+        keep = [x[fold[i] != f] for i, x in enumerate((a, *hs))]
+        c, s, w = logistic(keep[0], np.concatenate(keep[1:]), l2)
+        for i, h in enumerate(hs):
+            held_out = fold[i + 1] == f
+            out[i][held_out] = ((h[held_out] - c) / s) @ w
+    threshold = max(float(np.quantile(oof, quantile)) for oof in out)
+    return fairplay.Model(table, center, scale, weights, threshold)
+
+
+def model_for(table: str, path: Path | None) -> fairplay.Model:
+    if path is None:
+        return fairplay.load_model(table)
+    return fairplay.parse_model(path.read_text(encoding="utf-8"))
+
+
+def judge_entries(path: Path, model_path: Path | None) -> None:
+    """Print how many of the entries the check holds (the shipped model unless given one)."""
+    table, who, rows = entries(path)
+    model = model_for(table, model_path)
+    held = 0
+    zs: list[float] = []
+    scores: list[float] = []
+    totals: list[int] = []
+    cpu = 0.0
+    for cards, cells in rows:
         clear_cache()
         t0 = time.process_time()
-        ws = fairplay.worths(table, cards, placements)
-        steps = fairplay.fits_of(ws)
-        verdict = fairplay.verdict(table, cards, placements, steps)
+        v = fairplay.verdict(fairplay_reading.read(table, cards, cells), model)
         cpu += time.process_time() - t0
-        came.append([c for c, _ in ws])
-        pool.append([sorted(w) + [math.nan] * (51 - len(w)) for _, w in ws])
-        ds.append([d for d, _ in steps])
-        vs.append([v for _, v in steps])
-        zs.append(verdict.z)
-        totals.append(verdict.total)
-        held += verdict.held
-        if fits_out is not None and (len(zs) % 25 == 0 or len(zs) == len(data["cards"])):
-            # saved as it goes: an interrupted run keeps the entries judged so far
-            part = fits_out.with_name(fits_out.stem + ".part.npz")
-            np.savez(
-                part,
-                d=np.array(ds),
-                v=np.array(vs),
-                came=np.array(came),
-                pool=np.array(pool),
-                totals=np.array(totals),
-                zs=np.array(zs),
-            )
-            part.replace(fits_out)
-    return {"zs": zs, "totals": totals, "held": held, "cpu": cpu, "who": str(data["player"])}
-
-
-def _quantile(xs: list[float], q: float) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, int(q * len(s)))]
-
-
-def _report(who: str, out: dict[str, object], wall: float) -> None:
-    zs: list[float] = out["zs"]  # type: ignore[assignment]
-    totals: list[int] = out["totals"]  # type: ignore[assignment]
-    n = len(zs)
+        held += v.held
+        zs.append(v.z)
+        scores.append(v.score)
+        totals.append(v.total)
+    n = len(rows)
     print(
-        f"  {who:12s} total mean {statistics.fmean(totals):6.1f}  z mean "
-        f"{statistics.fmean(zs):6.1f} sd {statistics.pstdev(zs):5.1f} "
-        f"min {min(zs):5.2f} q.01 {_quantile(zs, 0.01):5.2f} "
-        f"q.99 {_quantile(zs, 0.99):5.2f} q.995 {_quantile(zs, 0.995):5.2f} "
-        f"max {max(zs):5.2f}  held {out['held']}/{n} ({100 * out['held'] / n:.1f}%)  "  # type: ignore[operator]
-        f"detector CPU {1000 * out['cpu'] / n:.1f} ms/entry  "  # type: ignore[operator]
-        f"wall {wall:.0f} s",
+        f"  {table:8s} {who:12s} {path.name:28s} entries {n:5d}  total mean "
+        f"{statistics.fmean(totals):6.1f}  luck z mean {statistics.fmean(zs):5.2f}  score "
+        f"mean {statistics.fmean(scores):6.2f} (threshold {model.threshold:.2f})  "
+        f"held {held}/{n} ({100 * held / n:.1f}%)  CPU {1000 * cpu / n:.1f} ms/entry",
         flush=True,
     )
 
 
+def engine_totals(path: Path) -> np.ndarray:
+    """The engine's totals on the measured deals, in deal order: saved entries (``.npz``) or
+    the lines ``<deal> <total>`` that ``cardtable bench poker-squares`` prints."""
+    if path.suffix == ".npz":
+        return np.asarray(np.load(path)["totals"], dtype=float)
+    rows = [line.split() for line in path.read_text(encoding="utf-8").splitlines()]
+    got = sorted((int(r[0]), float(r[1])) for r in rows if len(r) == 2 and r[0].isdigit())
+    return np.array([t for _, t in got])
+
+
+def run_adaptive(
+    table: str, deals: list[list[Card]], engine_path: Path, model_path: Path | None
+) -> None:
+    model = model_for(table, model_path)
+    eng = engine_totals(engine_path)
+    p99 = float(np.quantile(eng, 0.99))
+    best: list[int] = []
+    t = time.perf_counter()
+    for i, cards in enumerate(deals):
+
+        def passes(cells: list[int], cards: list[Card] = cards) -> bool:
+            return not fairplay.verdict(fairplay_reading.read(table, cards, cells), model).held
+
+        cells, _ = adaptive(table, cards, passes)
+        best.append(Game(table, tuple(cards[:CELLS]), tuple(cells)).total)
+        if (i + 1) % 10 == 0 or i + 1 == len(deals):
+            m = statistics.fmean(best)
+            se = statistics.stdev(best) / len(best) ** 0.5 if len(best) > 1 else 0.0
+            print(
+                f"  adaptive {table}: {i + 1}/{len(deals)} deals, best passing total mean "
+                f"{m:.1f} (se {se:.1f}); engine on the same deals: mean "
+                f"{float(eng[: i + 1].mean()):.1f}, 99th percentile of all {len(eng)} {p99:.0f}; "
+                f"{time.perf_counter() - t:.0f} s",
+                flush=True,
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("calibrate", "measure", "play", "judge"))
+    parser.add_argument("mode", choices=("play", "read", "fit", "judge", "adaptive"))
     parser.add_argument("--table", choices=("american", "british"), default="american")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--players", default=",".join(PLAYERS))
     parser.add_argument("--budget", type=int, default=INTERACTIVE_BUDGET)
     parser.add_argument("--steps", type=int, default=40_000)
-    parser.add_argument("--out", type=Path, help="play: the .npz file the entries go to")
+    parser.add_argument("--out", type=Path, help="play: entries; fit: the model (.json)")
     parser.add_argument("--calibration", action="store_true", help="play: calibration deals")
-    parser.add_argument("--entries", type=Path, nargs="*", help="judge: saved .npz entries")
-    parser.add_argument("--fits-out", type=Path, help="judge: save every (d_k, v_k) here")
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=CALIBRATION_SEED,
+        help="play --calibration: the first deal's seed (2000001: the fresh test deals)",
+    )
+    parser.add_argument("--entries", type=Path, nargs="*", help="read, judge: saved entries")
+    parser.add_argument("--clairvoyant", type=Path, help="fit: clairvoyant calibration entries")
+    parser.add_argument("--honest", type=Path, nargs="*", help="fit: honest calibration entries")
+    parser.add_argument("--quantile", type=float, default=0.998)
+    parser.add_argument("--l2", type=float, default=1e-3)
+    parser.add_argument(
+        "--model", type=Path, help="judge, adaptive: a model instead of the shipped"
+    )
+    parser.add_argument(
+        "--engine", type=Path, help="adaptive: the engine's totals (entries .npz or bench text)"
+    )
     args = parser.parse_args(argv)
-    players = [p for p in args.players.split(",") if p]
+    w0 = time.perf_counter()
     if args.mode == "play":
-        deals = calibration_deals(args.deals) if args.calibration else measured_deals(args.deals)
+        players = [p for p in args.players.split(",") if p]
+        if args.calibration:
+            deals = calibration_deals(args.deals, args.first_seed)
+        else:
+            deals = measured_deals(args.deals)
         if len(players) != 1 or args.out is None:
             parser.error("play takes one player and --out")
         save_entries(players[0], args.table, deals, args, args.out)
-        return 0
-    if args.mode == "judge":
-        w0 = time.perf_counter()
+    elif args.mode == "read":
         for path in args.entries or ():
-            out = judge_entries(path, args.fits_out if len(args.entries) == 1 else None)
-            _report(str(out["who"]), out, time.perf_counter() - w0)
-        load = os.getloadavg()
-        print(f"wall {time.perf_counter() - w0:.0f} s; load average {load[0]:.1f} {load[1]:.1f}")
-        return 0
-    if args.mode == "calibrate":
-        deals = calibration_deals(args.deals)
+            print(f"  {path.name}: {1000 * read_entries(path):.1f} ms of CPU per entry")
+    elif args.mode == "fit":
+        if args.clairvoyant is None or not args.honest:
+            parser.error("fit takes --clairvoyant and --honest")
+        model = fit(args.table, args.clairvoyant, args.honest, args.quantile, args.l2)
+        out = args.out or MODEL_DIR / f"fairplay-{args.table}.json"
+        provenance = {
+            "command": "python -m bench.daily_fairplay fit",
+            "clairvoyant": args.clairvoyant.name,
+            "honest": [p.name for p in args.honest],
+            "quantile": args.quantile,
+            "l2": args.l2,
+        }
+        out.write_text(model.to_json(provenance) + "\n", encoding="utf-8")
+        print(f"  wrote {out} (threshold {model.threshold:.2f})")
+    elif args.mode == "judge":
+        for path in args.entries or ():
+            judge_entries(path, args.model)
     else:
-        deals = measured_deals(min(args.deals, 1000))
-    w0 = time.perf_counter()
-    print(
-        f"{args.mode} {args.table}: {len(deals)} deals, budget {args.budget}, "
-        f"annealing steps {args.steps}; "
-        f"hold at z >= {fairplay.HOLD_Z} (sum from card {fairplay.FROM_CARD})"
-    )
-    for who in players:
-        t = time.perf_counter()
-        _report(who, run(who, args.table, deals, args), time.perf_counter() - t)
+        if args.engine is None:
+            parser.error("adaptive takes --engine")
+        run_adaptive(args.table, measured_deals(args.deals), args.engine, args.model)
     load = os.getloadavg()
     print(f"wall {time.perf_counter() - w0:.0f} s; load average {load[0]:.1f} {load[1]:.1f}")
     return 0

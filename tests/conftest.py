@@ -219,13 +219,13 @@ FAIR_PLAY_TESTS = ("tests/server/daily/test_fairplay.py",)
 
 @pytest.fixture(autouse=True)
 def _fair_play_off(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The daily's fair-play check holds an honest entry by chance about once in 700 (its
-    statistic is close to a standard normal for any honest player, held from 3.0). Tests that
-    are not about it play honest deals on random daily seeds and expect them ranked, so the
-    check never holds there (every server a test starts runs in this process); the tests in
-    FAIR_PLAY_TESTS check it on fixed deals."""
+    """The daily's fair-play check holds a few honest entries in a thousand by design (its
+    threshold is set at a high quantile of honest players' scores). Tests that are not about
+    it play honest deals on random daily seeds and expect them ranked, so the check never
+    holds there (every server a test starts runs in this process); the tests in
+    FAIR_PLAY_TESTS check it."""
     if request.node.nodeid.startswith(FAIR_PLAY_TESTS):
         return
     from cardtable.server.daily import fairplay
 
-    monkeypatch.setattr(fairplay, "HOLD_Z", float("inf"))
+    monkeypatch.setattr(fairplay, "SHIFT", float("inf"))

@@ -4,48 +4,43 @@ A player who knows the cards to come places each card where a later card will pa
 An honest player, strong or weak, cannot: the deck is shuffled uniformly, so whatever grid
 an honest player has built, the next card is a uniform draw from the cards still unseen.
 
-The statistic, for a finished deal (cards ``c_1..c_25`` placed on cells ``p_1..p_25``):
+The check reads the deal card by card (`fairplay_reading`): each card's *luck* (how much
+better it was for the player's grid than the average unseen card) and each placement's
+*regret* (the expected points it gave away by the hint engine's learned evaluator), and
+weighs both with the total in one linear score (`Model`), fitted by ``python -m
+bench.daily_fairplay fit`` on calibration entries of the three measured players and stored in
+``data/fairplay-<table>.json``. A clairvoyant gives points away early and is paid back by the
+cards that come; an honest player who gives points away is not. An entry whose score reaches
+the model's threshold is held for review.
 
-- before card ``k`` is turned, every unseen card ``u`` would be worth
-  ``w_k(u) = max over empty cells of value(grid + u on that cell)``, with ``value`` the
-  learned evaluator of the hint engine (the after-state's estimate of the final total, as
-  `hint.evaluate` at budget 0 gives it; the final total for the last card);
-- ``d_k = w_k(c_k) - mean_u w_k(u)``: how much better the card that came was than the
-  average unseen card, for this grid. With ``v_k`` the variance of ``w_k(u)`` over the unseen
-  cards, an honest player's ``d_k`` has mean 0 and variance ``v_k`` given everything before,
-  exactly, whoever plays (the grid depends only on cards already seen);
-- ``z = sum d_k / sqrt(sum v_k)`` over the cards from `FROM_CARD` on (a self-normalised sum of
-  martingale differences: about a standard normal for any honest player). A player who sees
-  the future lines up cards that the later ones complete: ``d_k`` is positive card after card.
-  The entry is held when ``z >= HOLD_Z``.
-
-About 0.2 s of one core per entry (docs/daily.md, "Fair play"), so it runs once, when the
-entry is settled. A pure function of the cards and the placements: no clock, no randomness.
+About 10 ms of one core per entry, so it runs once, when the entry is settled. A pure
+function of the cards and the placements: no clock, no randomness.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import numpy as np
 
 from cardtable.cards import Card
-from cardtable.poker_squares.game import CELLS, Game
-from cardtable.poker_squares.hint.abstract import line_points, load_values
-from cardtable.poker_squares.hint.position import Position
-from cardtable.poker_squares.hint.search import cell_classes, static_estimate
+from cardtable.server.daily.fairplay_reading import STEPS, Reading, read
 
 FROM_CARD = 9
-"""The sum starts at the 9th card turned: earlier cards barely separate (docs/daily.md)."""
+"""The luck `z` (shown with the verdict) sums from the 9th card: earlier cards barely
+separate."""
 
-HOLD_Z = 3.5
-"""An entry whose `z` reaches this is held for review. 3.0 held 0.8% of a human-like honest
-player's entries; 3.5 held 1 of 1,000 engine entries and none of 800 human-like ones
-(a standard normal exceeds it 0.02% of the time) and 46% of clairvoyant ones (docs/daily.md,
-"Fair play"; ``python -m bench.daily_fairplay``)."""
+SHIFT = 0.0
+"""Added to every model's threshold (the tests that are not about fair play set it to
+infinity: tests/conftest.py)."""
 
 REASON = (
-    "Your total is far above what your own placements predicted: card after card, the next "
-    "card fitted your grid much better than chance allows."
+    "Your total is far above what your own placements predicted: the points your placements "
+    "gave away came back, card after card, as chance does not allow."
 )
 UNCHECKED = (
     "This attempt's placements could not be read back, so its total could not be checked; "
@@ -53,79 +48,107 @@ UNCHECKED = (
 )
 
 
+def feature_names() -> list[str]:
+    """The model's inputs, in order: per card the luck in units of its spread and the
+    placement's regret, per card from the 3rd the lookahead's gain over the previous
+    after-state's value, the total and the total over the deal's par."""
+    cards = range(2, STEPS + 2)
+    return (
+        [f"luck_{k}" for k in cards]
+        + [f"regret_{k}" for k in cards]
+        + [f"gain_{k}" for k in cards if k > 2]
+        + ["total", "over_par"]
+    )
+
+
+def features(r: Reading) -> np.ndarray:
+    """The feature vector of a reading, in `feature_names` order."""
+    spread = np.sqrt(np.maximum(r.var, 1e-6))
+    gain = r.mean[1:] - r.chosen[:-1]
+    return np.concatenate([r.luck / spread, r.regret, gain, [float(r.total), r.total - r.par]])
+
+
+def luck_z(r: Reading) -> float:
+    """The self-normalised sum of the luck from `FROM_CARD` on: about a standard normal for
+    any honest player, strong or weak (a sum of martingale differences)."""
+    luck = r.luck[FROM_CARD - 2 :]
+    spread = float(r.var[FROM_CARD - 2 :].sum()) ** 0.5
+    return float(luck.sum()) / spread if spread > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Model:
+    """A linear score over `features`: ``((x - center) / scale) @ weights``."""
+
+    table: str
+    center: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    threshold: float
+
+    def score(self, r: Reading) -> float:
+        return float(((features(r) - self.center) / self.scale) @ self.weights)
+
+    def to_json(self, provenance: dict[str, object]) -> str:
+        return json.dumps(
+            {
+                "table": self.table,
+                "features": feature_names(),
+                "center": [round(float(v), 6) for v in self.center],
+                "scale": [round(float(v), 6) for v in self.scale],
+                "weights": [round(float(v), 6) for v in self.weights],
+                "threshold": round(self.threshold, 6),
+                "provenance": provenance,
+            },
+            indent=1,
+        )
+
+
+def parse_model(text: str) -> Model:
+    data = json.loads(text)
+    if data["features"] != feature_names():
+        raise ValueError("the model's features are not this check's")
+    return Model(
+        table=data["table"],
+        center=np.array(data["center"], dtype=float),
+        scale=np.array(data["scale"], dtype=float),
+        weights=np.array(data["weights"], dtype=float),
+        threshold=float(data["threshold"]),
+    )
+
+
+@cache
+def load_model(table: str) -> Model:
+    """The shipped model of a point table (``data/fairplay-<table>.json``)."""
+    ref = resources.files("cardtable.server.daily") / "data" / f"fairplay-{table}.json"
+    return parse_model(ref.read_text(encoding="utf-8"))
+
+
 @dataclass(frozen=True)
 class FairPlayVerdict:
     """The fair-play reading of one finished deal."""
 
     total: int
-    fit: float
-    """Points the cards that came were worth above the average unseen card (``sum d_k``)."""
     z: float
+    """The luck alone (`luck_z`)."""
+    regret: float
+    """Expected points the placements gave away, summed."""
+    score: float
+    """The model's score; held from its threshold."""
     held: bool
 
 
-def worths(
-    table: str, cards: Sequence[Card], placements: Sequence[int]
-) -> list[tuple[float, list[float]]]:
-    """For the cards 2..25: ``(w_k(c_k), [w_k(u) for every unseen u])`` (module docstring)."""
-    if len(cards) < CELLS or len(placements) != CELLS:
-        raise ValueError("a finished deal has 25 cards and 25 placements")
-    vt = load_values(table)
-    pts = line_points(table)
-    pos = Position()
-    out: list[tuple[float, list[float]]] = []
-    for k in range(CELLS):
-        card = cards[k].index
-        if k > 0:
-            worth: dict[int, float] = {}
-            for u in range(52):
-                if not pos.mask >> u & 1:
-                    continue
-                seen = pos.copy()
-                seen.see(u)
-                best = -1e9
-                for cell in cell_classes(seen):
-                    nxt = seen.copy()
-                    nxt.put(cell, u, pts)
-                    v = static_estimate(nxt, vt) if nxt.placed < CELLS else float(nxt.total)
-                    best = max(best, v)
-                worth[u] = best
-            out.append((worth[card], list(worth.values())))
-        pos.see(card)
-        pos.put(placements[k], card, pts)
-    return out
-
-
-def fits(table: str, cards: Sequence[Card], placements: Sequence[int]) -> list[tuple[float, float]]:
-    """``(d_k, v_k)`` for the cards 2..25 (module docstring)."""
-    return [_fit(came, ws) for came, ws in worths(table, cards, placements)]
-
-
-def _fit(came: float, ws: list[float]) -> tuple[float, float]:
-    mean = sum(ws) / len(ws)
-    return came - mean, sum((v - mean) ** 2 for v in ws) / len(ws)
+def verdict(r: Reading, model: Model) -> FairPlayVerdict:
+    score = model.score(r)
+    return FairPlayVerdict(
+        total=r.total,
+        z=round(luck_z(r), 2),
+        regret=round(float(r.regret.sum()), 1),
+        score=round(score, 2),
+        held=score >= model.threshold + SHIFT,
+    )
 
 
 def judge(table: str, cards: Sequence[Card], placements: Sequence[int]) -> FairPlayVerdict:
-    """The verdict on a finished deal: held when ``z >= HOLD_Z``."""
-    return verdict(table, cards, placements, fits(table, cards, placements))
-
-
-def verdict(
-    table: str,
-    cards: Sequence[Card],
-    placements: Sequence[int],
-    all_steps: Sequence[tuple[float, float]],
-) -> FairPlayVerdict:
-    """The verdict from the deal's `fits` (computed once by the caller)."""
-    steps = all_steps[FROM_CARD - 2 :]
-    fit = sum(d for d, _ in steps)
-    spread = sum(v for _, v in steps) ** 0.5
-    z = fit / spread if spread > 0 else 0.0
-    total = Game(table, tuple(cards[:CELLS]), tuple(placements)).total
-    return FairPlayVerdict(total=total, fit=round(fit, 1), z=round(z, 2), held=z >= HOLD_Z)
-
-
-def fits_of(all_worths: Sequence[tuple[float, list[float]]]) -> list[tuple[float, float]]:
-    """`fits` from `worths` computed once."""
-    return [_fit(came, ws) for came, ws in all_worths]
+    """The verdict on a finished deal."""
+    return verdict(read(table, cards, placements), load_model(table))

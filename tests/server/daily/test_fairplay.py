@@ -2,8 +2,9 @@
 whole order is held for review (not ranked, not counted on the board, shown to its player
 with the reason); an entry played by the hint engine from its own view is ranked.
 
-The day's deal is fixed by writing the day's row before anyone asks for it (the seed
-``00..03`` and a fixed salt), so the cards are known to the test, as to a clairvoyant."""
+The day's deal is set by writing the day's row before anyone asks for it, so the cards are
+known to the test, as to a clairvoyant: the seed ``00..03`` for the tests of the board's
+workings, and a seed drawn from the run seed for `test_on_a_deal_no_test_fixes`."""
 
 from __future__ import annotations
 
@@ -17,15 +18,18 @@ import pytest
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
-from bench.daily_fairplay import clairvoyant, engine
+from bench.daily_cheaters import clairvoyant
+from bench.daily_fairplay import engine
+from cardtable.cards import Card
 from cardtable.fairness import commitment, fair_deck
 from cardtable.server import Settings, create_app
 from cardtable.server.core.store.sql import SqlStore
-from cardtable.server.daily.public import fairplay
+from cardtable.server.daily.public import fairplay, fairplay_reading
 from cardtable.server.devices.players import player_key
 from cardtable.server.games.public import PS_KIND, records
 from tests.server.daily.test_api import DAY1, board, created_at, finish, start
 from tests.server.helpers import Api, Clock, store_settings
+from tests.support.tiers import Sample
 
 SEED = f"{3:064x}"
 SALT = f"{9:032x}"
@@ -43,8 +47,8 @@ def clock(app: FastAPI) -> Clock:
     return install_day(app)
 
 
-def install_day(app: FastAPI) -> Clock:
-    """The app's daily clock at DAY1, and that day's deal written with the known seed."""
+def install_day(app: FastAPI, seed: str = SEED) -> Clock:
+    """The app's daily clock at DAY1, and that day's deal written with a known seed."""
     c = Clock(DAY1)
     app.state.daily_clock = c
     store = app.state.runtime.store
@@ -55,14 +59,14 @@ def install_day(app: FastAPI) -> Clock:
                 "INSERT INTO daily_deals (day, variant, seed, commitment, fair_seed, fair_salt, "
                 "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
             ),
-            ("2030-01-01", "american", 0, commitment(SEED, SALT), SEED, SALT, DAY1.isoformat()),
+            ("2030-01-01", "american", 0, commitment(seed, SALT), seed, SALT, DAY1.isoformat()),
         )
     return c
 
 
-def play_cells(api: Api, cells: list[int]) -> Any:
+def play_cells(api: Api, cells: list[int], cards: list[Card] = CARDS) -> Any:
     game = start(api)["game"]
-    assert game["view"]["card"] == str(CARDS[0])
+    assert game["view"]["card"] == str(cards[0])
     for cell in cells:
         game = api.ps(game, "moves", row=cell // 5, col=cell % 5)
     assert game["view"]["is_over"]
@@ -76,7 +80,8 @@ def test_a_clairvoyant_entry_is_held_and_an_engine_entry_is_ranked(
     honest = engine("american", CARDS, 0)
     # The position the test stands on: the detector's own reading of both grids.
     held = fairplay.judge("american", CARDS, seer)
-    assert held.held and held.z >= fairplay.HOLD_Z and held.total == 154
+    assert held.held and held.score >= fairplay.load_model("american").threshold
+    assert held.total == 154
     fine = fairplay.judge("american", CARDS, honest)
     assert not fine.held and fine.total == 106
 
@@ -99,6 +104,44 @@ def test_a_clairvoyant_entry_is_held_and_an_engine_entry_is_ranked(
     assert theirs["review_reason"] is None
     # Settling again (another read, as another process would) changes nothing.
     assert board(api)["board"]["players"] == 1
+
+
+WORTH_CHEATING = 70
+"""`test_on_a_deal_no_test_fixes` draws deals until the clairvoyant's grid beats the deal's
+par by this much: the check misses about 1 such entry in 1,000 (and about 1 in 100 of all
+clairvoyant entries, mostly ones that gain little: docs/daily.md, "Fair play")."""
+
+
+@pytest.mark.deep  # the fast tier's guard: the test above, on a fixed deal
+def test_on_a_deal_no_test_fixes(app: FastAPI, api: Api, other: Api, sample: Sample) -> None:
+    """The day's seed is drawn from the run seed, so each run tries other deals."""
+    rng = sample.rng("daily fair play")
+    for _ in range(50):
+        seed = f"{rng.getrandbits(256):064x}"
+        cards = fair_deck(seed)[:25]
+        seer = clairvoyant("american", cards)
+        reading = fairplay_reading.read("american", cards, seer)
+        if reading.total - reading.par >= WORTH_CHEATING:
+            break
+    else:
+        pytest.fail("no deal worth cheating on in 50 draws")
+    install_day(app, seed)
+    for who in (api, other):
+        created_at(app, who, DAY1 - timedelta(days=2))
+    honest = engine("american", cards, 0)
+    done = play_cells(api, seer, cards)
+    assert done["view"]["total"] == reading.total
+    play_cells(other, honest, cards)
+    mine = board(api)["me"]
+    theirs = board(other)["me"]
+    verdicts = (
+        seed,
+        fairplay.judge("american", cards, seer),
+        fairplay.judge("american", cards, honest),
+    )
+    assert mine["status"] == "review" and not mine["ranked"], verdicts
+    assert mine["review_reason"] == fairplay.REASON
+    assert theirs["status"] == "counted" and theirs["ranked"] and theirs["rank"] == 1, verdicts
 
 
 def entry_status(app: FastAPI, api: Api) -> tuple[str, int]:

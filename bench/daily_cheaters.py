@@ -1,0 +1,140 @@
+"""Players who know a daily deal's order, for `bench.daily_fairplay` (docs/daily.md, "Fair play").
+
+- `clairvoyant`: the best final grid a local search over the known cards finds, placed card by
+  card: what a throwaway id's knowledge buys a player who does not care about the check.
+- `adaptive`: a clairvoyant who has read the check: it builds several grids that trade
+  points for looking honest (honest play for the first cards and a planned grid for the rest;
+  the planned grid followed only where a placement gives away at most a few expected points)
+  and submits the highest-scoring one the check lets through (the honest engine's grid if
+  none passes).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+
+from cardtable.cards import DECK, Card
+from cardtable.poker_squares.game import CELLS, LINES, Game
+from cardtable.poker_squares.hands import TABLES, classify
+from cardtable.poker_squares.hint import evaluate
+from cardtable.poker_squares.review import visible
+
+PLAN_STEPS = 40_000
+"""Swaps of the full plan (about 0.35 s of one core); re-plans after a placement use a quarter."""
+REPLAN_AFTER = (4, 8, 12, 16, 20)
+"""`adaptive`: cards played honestly before the planned grid takes over."""
+REGRET_CAPS = (2.0, 5.0, 10.0)
+"""`adaptive`: the most expected points one placement may give away to follow the plan."""
+
+
+def plan(
+    table: str, cards: Sequence[Card], fixed: Sequence[int], steps: int, rng: random.Random
+) -> list[int]:
+    """Placements for all 25 cards: the first ``len(fixed)`` as given, the rest on the grid
+    that simulated annealing over swaps of the free cells scores best (each swap rescored on
+    the lines it touches), starting from the cards in order on the free cells."""
+    points = TABLES[table]
+    memo: dict[tuple[int, ...], int] = {}
+
+    def line(grid: list[int], li: int) -> int:
+        key = tuple(sorted(grid[c] for c in LINES[li]))
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = points[classify(DECK[i] for i in key)]
+        return got
+
+    grid = [-1] * CELLS
+    for k, cell in enumerate(fixed):
+        grid[cell] = cards[k].index
+    free = [c for c in range(CELLS) if grid[c] < 0]
+    for cell, card in zip(free, cards[len(fixed) : CELLS], strict=True):
+        grid[cell] = card.index
+    scores = [line(grid, li) for li in range(10)]
+    total = sum(scores)
+    best, best_grid = total, grid[:]
+    for step in range(steps if len(free) > 1 else 0):
+        heat = 12.0 * (1 - step / steps) + 0.3
+        a, b = rng.choice(free), rng.choice(free)
+        if a == b:
+            continue
+        touched = {a // 5, b // 5, 5 + a % 5, 5 + b % 5}
+        grid[a], grid[b] = grid[b], grid[a]
+        new = {li: line(grid, li) for li in touched}
+        delta = sum(new[li] - scores[li] for li in touched)
+        if delta >= 0 or rng.random() < math.exp(delta / heat):
+            for li, v in new.items():
+                scores[li] = v
+            total += delta
+            if total > best:
+                best, best_grid = total, grid[:]
+        else:
+            grid[a], grid[b] = grid[b], grid[a]
+    cell_of = {card: cell for cell, card in enumerate(best_grid)}
+    return [cell_of[c.index] for c in cards[:CELLS]]
+
+
+def _rng(cards: Sequence[Card]) -> random.Random:
+    return random.Random(sum(c.index << (i % 8) for i, c in enumerate(cards)))
+
+
+def clairvoyant(table: str, cards: Sequence[Card], steps: int = PLAN_STEPS) -> list[int]:
+    """The planned grid of all 25 known cards (module docstring)."""
+    return plan(table, cards, [], steps, _rng(cards))
+
+
+def _estimates(table: str, cards: Sequence[Card], placed: Sequence[int]) -> dict[int, float]:
+    """The hint engine's budget-0 estimate of every empty cell for the next card."""
+    game = Game(table, tuple(cards[:CELLS]), tuple(placed))
+    est = evaluate(visible(game, len(placed)), budget=0)
+    return {e["row"] * 5 + e["col"]: e["estimate"] for e in est}
+
+
+def honest(table: str, cards: Sequence[Card], placed: Sequence[int], upto: int) -> list[int]:
+    """``placed`` extended by the budget-0 engine's cells up to ``upto`` cards."""
+    out = list(placed)
+    while len(out) < upto:
+        est = _estimates(table, cards, out)
+        out.append(min(est, key=lambda c: (-est[c], c)))
+    return out
+
+
+def capped(
+    table: str, cards: Sequence[Card], target: list[int], cap: float, rng: random.Random
+) -> list[int]:
+    """Follow the planned grid while a placement gives away at most ``cap`` expected points;
+    otherwise take the engine's cell and plan the rest again around it."""
+    out: list[int] = []
+    for k in range(CELLS):
+        if k == CELLS - 1:
+            out.append(target[k])
+            break
+        est = _estimates(table, cards, out)
+        best = min(est, key=lambda c: (-est[c], c))
+        if est[best] - est[target[k]] <= cap:
+            out.append(target[k])
+            continue
+        out.append(best)
+        target = plan(table, cards, out, PLAN_STEPS // 4, rng)
+    return out
+
+
+def adaptive(
+    table: str, cards: Sequence[Card], passes: Callable[[list[int]], bool]
+) -> tuple[list[int], int]:
+    """The highest-scoring grid among the candidates (module docstring) that ``passes``;
+    also how many candidates passed. The honest engine's grid is always a candidate."""
+    rng = _rng(cards)
+    target = plan(table, cards, [], PLAN_STEPS, rng)
+    grids = [target, honest(table, cards, [], CELLS)]
+    for m in REPLAN_AFTER:
+        grids.append(plan(table, cards, honest(table, cards, [], m), PLAN_STEPS // 2, rng))
+    for cap in REGRET_CAPS:
+        grids.append(capped(table, cards, target, cap, rng))
+
+    def total(cells: list[int]) -> int:
+        return Game(table, tuple(cards[:CELLS]), tuple(cells)).total
+
+    ok = [g for g in grids if passes(g)]
+    return max(ok or [grids[1]], key=total), len(ok)
