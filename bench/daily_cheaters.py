@@ -101,7 +101,12 @@ def honest(table: str, cards: Sequence[Card], placed: Sequence[int], upto: int) 
 
 
 def capped(
-    table: str, cards: Sequence[Card], target: list[int], cap: float, rng: random.Random
+    table: str,
+    cards: Sequence[Card],
+    target: list[int],
+    cap: float,
+    rng: random.Random,
+    steps: int = PLAN_STEPS,
 ) -> list[int]:
     """Follow the planned grid while a placement gives away at most ``cap`` expected points;
     otherwise take the engine's cell and plan the rest again around it."""
@@ -116,22 +121,26 @@ def capped(
             out.append(target[k])
             continue
         out.append(best)
-        target = plan(table, cards, out, PLAN_STEPS // 4, rng)
+        target = plan(table, cards, out, steps // 4, rng)
     return out
 
 
 def adaptive(
-    table: str, cards: Sequence[Card], passes: Callable[[list[int]], bool]
+    table: str,
+    cards: Sequence[Card],
+    passes: Callable[[list[int]], bool],
+    steps: int = PLAN_STEPS,
 ) -> tuple[list[int], int]:
-    """The highest-scoring grid among the candidates (module docstring) that ``passes``;
-    also how many candidates passed. The honest engine's grid is always a candidate."""
+    """The highest-scoring grid among the candidates (module docstring) that ``passes``
+    (the honest engine's grid if none does); also how many candidates passed. ``steps``:
+    swaps of the full plan."""
     rng = _rng(cards)
-    target = plan(table, cards, [], PLAN_STEPS, rng)
+    target = plan(table, cards, [], steps, rng)
     grids = [target, honest(table, cards, [], CELLS)]
     for m in REPLAN_AFTER:
-        grids.append(plan(table, cards, honest(table, cards, [], m), PLAN_STEPS // 2, rng))
+        grids.append(plan(table, cards, honest(table, cards, [], m), steps // 2, rng))
     for cap in REGRET_CAPS:
-        grids.append(capped(table, cards, target, cap, rng))
+        grids.append(capped(table, cards, target, cap, rng, steps))
 
     def total(cells: list[int]) -> int:
         return Game(table, tuple(cards[:CELLS]), tuple(cells)).total
