@@ -388,6 +388,20 @@ def after_features(
 
 
 @nb.njit(cache=True)
+def empty_grid() -> tuple[I64, I64, I64, I64, I64, I64]:
+    """A deal's start: (cells, line multisets, line suit states, line rank masks, unseen
+    cards by rank, unseen cards by suit)."""
+    cells = np.full(25, -1, dtype=np.int64)
+    lms = np.full(10, MS_EMPTY, dtype=np.int64)
+    lst = np.full(10, -1, dtype=np.int64)
+    rm = np.zeros(10, dtype=np.int64)
+    ru = np.full(14, 4, dtype=np.int64)
+    ru[0] = 0
+    su = np.full(4, 13, dtype=np.int64)
+    return cells, lms, lst, rm, ru, su
+
+
+@nb.njit(cache=True)
 def play_game(
     deck: I64,
     w: F64,
@@ -403,13 +417,7 @@ def play_game(
     is > 0. Returns the final total."""
     n_t = tabs[0]
     add = tabs[2]
-    cells = np.full(25, -1, dtype=np.int64)
-    lms = np.full(10, MS_EMPTY, dtype=np.int64)
-    lst = np.full(10, -1, dtype=np.int64)
-    rm = np.zeros(10, dtype=np.int64)
-    ru = np.full(14, 4, dtype=np.int64)
-    ru[0] = 0
-    su = np.full(4, 13, dtype=np.int64)
+    cells, lms, lst, rm, ru, su = empty_grid()
     mask = (1 << 52) - 1
     avail = 0x1FFF
     total = 0

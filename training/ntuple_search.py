@@ -13,8 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from cardtable.poker_squares.hint.abstract import MS_EMPTY
-from training.ntuple import F64, I64, after_features, cell_values, put, see, unsee
+from training.ntuple import F64, I64, after_features, cell_values, empty_grid, put, see, unsee
 
 
 @nb.njit(cache=True)
@@ -173,13 +172,7 @@ def search_deals(
     add = tabs[2]
     out = np.zeros(decks.shape[0], dtype=np.int64)
     for g in range(decks.shape[0]):
-        cells = np.full(25, -1, dtype=np.int64)
-        lms = np.full(10, MS_EMPTY, dtype=np.int64)
-        lst = np.full(10, -1, dtype=np.int64)
-        rm = np.zeros(10, dtype=np.int64)
-        ru = np.full(14, 4, dtype=np.int64)
-        ru[0] = 0
-        su = np.full(4, 13, dtype=np.int64)
+        cells, lms, lst, rm, ru, su = empty_grid()
         mask = (1 << 52) - 1
         avail = 0x1FFF
         total = 0
