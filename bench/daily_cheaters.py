@@ -84,19 +84,25 @@ def clairvoyant(table: str, cards: Sequence[Card], steps: int = PLAN_STEPS) -> l
     return plan(table, cards, [], steps, _rng(cards))
 
 
-def _estimates(table: str, cards: Sequence[Card], placed: Sequence[int]) -> dict[int, float]:
-    """The hint engine's budget-0 estimate of every empty cell for the next card."""
+def ranked(
+    table: str, cards: Sequence[Card], placed: Sequence[int], budget: int = 0
+) -> list[tuple[float, int]]:
+    """(estimate, cell) of every empty cell for the next card by the hint engine at
+    ``budget``, best first (the lowest cell on ties)."""
     game = Game(table, tuple(cards[:CELLS]), tuple(placed))
-    est = evaluate(visible(game, len(placed)), budget=0)
-    return {e["row"] * 5 + e["col"]: e["estimate"] for e in est}
+    est = evaluate(visible(game, len(placed)), budget=budget)
+    return sorted(
+        ((e["estimate"], e["row"] * 5 + e["col"]) for e in est), key=lambda x: (-x[0], x[1])
+    )
 
 
-def honest(table: str, cards: Sequence[Card], placed: Sequence[int], upto: int) -> list[int]:
-    """``placed`` extended by the budget-0 engine's cells up to ``upto`` cards."""
+def honest(
+    table: str, cards: Sequence[Card], placed: Sequence[int], upto: int, budget: int = 0
+) -> list[int]:
+    """``placed`` extended by the engine's cells (at ``budget``) up to ``upto`` cards."""
     out = list(placed)
     while len(out) < upto:
-        est = _estimates(table, cards, out)
-        out.append(min(est, key=lambda c: (-est[c], c)))
+        out.append(ranked(table, cards, out, budget)[0][1])
     return out
 
 
@@ -115,8 +121,9 @@ def capped(
         if k == CELLS - 1:
             out.append(target[k])
             break
-        est = _estimates(table, cards, out)
-        best = min(est, key=lambda c: (-est[c], c))
+        order = ranked(table, cards, out)
+        best = order[0][1]
+        est = {cell: v for v, cell in order}
         if est[best] - est[target[k]] <= cap:
             out.append(target[k])
             continue

@@ -41,11 +41,10 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.daily_cheaters import adaptive, clairvoyant
+from bench.daily_cheaters import adaptive, clairvoyant, honest, ranked
 from cardtable.cards import DECK, Card, shuffled_deck
 from cardtable.poker_squares.game import CELLS, Game
-from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, clear_cache, evaluate
-from cardtable.poker_squares.review import visible
+from cardtable.poker_squares.hint import INTERACTIVE_BUDGET, clear_cache
 from cardtable.server.daily.public import fairplay, fairplay_reading
 
 DEALS = Path(__file__).parent / "deals" / "ps-1000.txt"
@@ -63,30 +62,20 @@ def calibration_deals(n: int, first: int = CALIBRATION_SEED) -> list[list[Card]]
     return [shuffled_deck(random.Random(first + i))[:CELLS] for i in range(n)]
 
 
-def _estimates(game: Game, budget: int) -> list[tuple[float, int]]:
-    """(estimate, cell) of every empty cell, best first (lowest cell on ties)."""
-    est = evaluate(visible(game, game.placed), budget=budget)
-    return sorted((-e["estimate"], e["row"] * 5 + e["col"]) for e in est)
-
-
 def engine(table: str, cards: Sequence[Card], budget: int) -> list[int]:
-    game = Game(table, tuple(cards))
-    for _ in range(CELLS):
-        cell = _estimates(game, budget)[0][1]
-        game = Game(table, game.cards, (*game.placements, cell))
-    return list(game.placements)
+    return honest(table, cards, [], CELLS, budget)
 
 
 def noisy(table: str, cards: Sequence[Card], budget: int, rng: random.Random) -> list[int]:
     """The hint's cell 60% of the time, else the 2nd or 3rd best (when there are that many)."""
-    game = Game(table, tuple(cards))
+    cells: list[int] = []
     for _ in range(CELLS):
-        ranked = _estimates(game, budget)
+        order = ranked(table, cards, cells, budget)
         pick = 0
-        if len(ranked) > 1 and rng.random() >= 0.6:
-            pick = rng.choice((1, 2)) if len(ranked) > 2 else 1
-        game = Game(table, game.cards, (*game.placements, ranked[pick][1]))
-    return list(game.placements)
+        if len(order) > 1 and rng.random() >= 0.6:
+            pick = rng.choice((1, 2)) if len(order) > 2 else 1
+        cells.append(order[pick][1])
+    return cells
 
 
 def play(
