@@ -7,13 +7,13 @@ an honest player has built, the next card is a uniform draw from the cards still
 The check reads the deal card by card (`fairplay_reading`): each card's *luck* (how much
 better it was for the player's grid than the average unseen card) and each placement's
 *regret* (the expected points it gave away by the hint engine's learned evaluator), and
-weighs both with the total in one linear score (`Model`), fitted by ``python -m
+weighs both with the total and the deal's par in one linear score (`Model`), fitted by ``python -m
 bench.daily_fairplay fit`` on calibration entries of the three measured players and stored in
 ``data/fairplay-<table>.json``. A clairvoyant gives points away early and is paid back by the
 cards that come; an honest player who gives points away is not. An entry whose score reaches
 the model's threshold is held for review.
 
-About 10 ms of one core per entry, so it runs once, when the entry is settled. A pure
+About 15 ms of one core per entry; it runs once, when the entry is settled. A pure
 function of the cards and the placements: no clock, no randomness.
 """
 
